@@ -14,7 +14,10 @@ Contract (see ``Engine`` below for the exact signatures):
 - ``apply(state, seat, action)`` – ``(new_state, events)``; never mutates ``state``;
   raises :class:`IllegalAction` (clear message) for anything illegal or malformed.
 - ``view(state, seat)`` – what that seat may see (``None``: a spectator). Never the seed.
-- ``is_over(state)`` / ``result(state)``.
+- ``is_over(state)`` / ``result(state)`` – ``result`` is
+  ``{"ranking": [{"seat", "place", "score"}, ...] (best first; tied seats share a place),
+  "scores": [score per seat], "breakdown": [dict per seat, what the end screen explains],
+  "tie_break": str (how ties were settled)}``.
 - ``to_json(state)`` / ``from_json(data)`` – exact round trip.
 - ``timeout_action(state, seat)`` – the action the clock plays for a seat that ran out of time.
 - ``bots`` – ``{name: bot}``; a bot is ``bot(engine, state, seat, rng) -> action`` where
