@@ -1,0 +1,10 @@
+"""The ``games`` app: players, rulesets, tables and everything that runs them."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class GamesConfig(AppConfig):
+    name = "games"
+    verbose_name = _("Napad Club")
+    default_auto_field = "django.db.models.BigAutoField"

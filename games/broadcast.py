@@ -1,0 +1,44 @@
+"""Telling open pages that something changed, always after the transaction commits.
+
+Messages carry no secrets — only "game N is at version V" or "user N has news" — and each
+consumer renders what its own user may see (style.md: never one shared payload).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+
+def game_group(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def _send(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        # A lost broadcast costs a live update, never the move: pages catch up on reconnect.
+        logger.exception("broadcast to %s failed", group)
+
+
+def game_updated_on_commit(game_id: int, version: int) -> None:
+    transaction.on_commit(
+        lambda: _send(game_group(game_id), {"type": "game.updated", "version": version})
+    )
+
+
+def user_notified_on_commit(user_id: int) -> None:
+    transaction.on_commit(lambda: _send(user_group(user_id), {"type": "user.notified"}))

@@ -1,0 +1,66 @@
+"""Request middleware: the member's time zone, and a clear 503 when the database is away."""
+
+from __future__ import annotations
+
+import logging
+import zoneinfo
+
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+logger = logging.getLogger(__name__)
+
+
+class PlayerTimezoneMiddleware:
+    """Show dates in the member's own time zone."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        tz_name = None
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            player = getattr(user, "player", None)
+            tz_name = player.time_zone if player is not None else None
+        if tz_name:
+            try:
+                timezone.activate(zoneinfo.ZoneInfo(tz_name))
+            except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+                timezone.deactivate()
+        else:
+            timezone.deactivate()
+        return self.get_response(request)
+
+
+class DatabaseUnavailableMiddleware:
+    """Turn "cannot reach the database" into a 503 with a message, not a 500.
+
+    Transactions roll back before the exception reaches here, so nothing is half-applied.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception):
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        if isinstance(exception, DatabaseError) and "locked" in str(exception).lower():
+            logger.warning("database busy on %s", request.path)
+        else:
+            logger.error("database unavailable on %s: %s", request.path, type(exception).__name__)
+        message = _(
+            "The club’s database is not answering right now. Nothing was changed; "
+            "try again in a moment."
+        )
+        wants_json = "application/json" in request.headers.get("Accept", "")
+        if request.path.startswith("/api/") or wants_json:
+            return JsonResponse({"detail": message}, status=503)
+        body = render_to_string("503.html", {"message": message})
+        return HttpResponse(body, status=503, headers={"Retry-After": "5"})

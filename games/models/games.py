@@ -1,0 +1,124 @@
+"""Tables: a Game, its Seats and its append-only log of GameEvents.
+
+``Game.state`` is the engine's JSON state and holds secrets (hands, decks, the seed); it is
+only ever read through ``engine.view`` before anything reaches a player.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .rulesets import Ruleset
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+        CANCELLED = "cancelled", _("cancelled")
+
+    ruleset = models.ForeignKey(Ruleset, on_delete=models.PROTECT, related_name="games")
+    kind = models.CharField(max_length=16, choices=Ruleset.Kind.choices)
+    # The exact config the table plays (the ruleset's config with the chosen options folded
+    # in), so a later ruleset version can never change a running game.
+    config = models.JSONField(default=dict)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    seats_count = models.PositiveSmallIntegerField()
+    invite_only = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    turn_time_limit = models.DurationField(_("turn time limit"))
+    # The seed is secret until the game ends; its SHA-256 is shown from the start.
+    seed = models.CharField(max_length=64)
+    seed_hash = models.CharField(max_length=64)
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    abort_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"], name="game_status_created")]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.get_kind_display()}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in {self.Status.FINISHED, self.Status.ABORTED, self.Status.CANCELLED}
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        "games.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    bot_kind = models.CharField(max_length=32, blank=True)
+    identity = models.CharField(_("gang or character"), max_length=32, blank=True)
+    score = models.IntegerField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    breakdown = models.JSONField(null=True, blank=True)
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    # Set when the seat was handed to a bot mid-game (timeouts or a moderator): leagues care.
+    replaced_by_bot = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_game_position"),
+            models.UniqueConstraint(
+                fields=["game", "player"],
+                condition=models.Q(player__isnull=False),
+                name="seat_game_player",
+            ),
+        ]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+
+    def __str__(self) -> str:
+        return f"{self.game_id}/{self.position}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_kind)
+
+
+class GameEvent(models.Model):
+    """One applied action and what it caused. Append-only: rows are never updated."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The action as submitted: may hold secrets (a face-down card), so only the replay and
+    # verify code reads it, always through engine views.
+    action = models.JSONField()
+    # Events everybody may see, and events meant for some seats only (each carries
+    # "private_to"); the log shows a viewer only their own private ones.
+    public_events = models.JSONField(default=list)
+    private_events = models.JSONField(default=list)
+    by_clock = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="gameevent_game_seq"),
+        ]
+        verbose_name = _("game event")
+        verbose_name_plural = _("game events")
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq}"

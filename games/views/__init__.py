@@ -1,0 +1,1 @@
+"""HTTP views, one module per area. Views stay thin: reads via selectors, writes via services."""

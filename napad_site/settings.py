@@ -1,0 +1,281 @@
+"""Settings for Napad Club, chosen by environment variables — nothing to edit.
+
+Two shapes (see README "Scaling out"):
+
+* **Embedded** (no variables): one machine, no servers. SQLite in WAL mode with immediate
+  transactions, a SQLite-backed channel layer (``channels-lite``) so a Celery worker can push
+  to browsers served by daphne, kombu's ``filesystem://`` broker, email written to a folder.
+  Everything lives under ``NAPAD_VAR_DIR`` (default ``./var``).
+* **Scaled**: ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` (channel layer, Celery broker,
+  cache), SMTP via ``EMAIL_HOST``/``EMAIL_PORT``/``EMAIL_HOST_USER``/``EMAIL_HOST_PASSWORD``/
+  ``EMAIL_USE_TLS``, plus ``DJANGO_SECRET_KEY``, ``DJANGO_ALLOWED_HOSTS``, ``DJANGO_DEBUG``.
+
+Production defaults are safe: DEBUG is off unless ``DJANGO_DEBUG=1``; behind HTTPS
+(``DJANGO_HTTPS``, on by default when ``DATABASE_URL`` is set) cookies are secure and HTTP
+redirects to HTTPS; HSTS is the operator's choice (``DJANGO_HSTS_SECONDS``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from .env import env_bool, env_int, env_list, env_str, env_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("NAPAD_VAR_DIR", str(BASE_DIR / "var"))).resolve()
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+DATABASE_URL = env_url("DATABASE_URL", ("postgres", "postgresql", "pgsql", "sqlite"))
+REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
+SCALED = bool(DATABASE_URL or REDIS_URL)
+
+
+def _secret_key() -> str:
+    """The key from DJANGO_SECRET_KEY, or one generated once and kept in the var folder."""
+    key = env_str("DJANGO_SECRET_KEY").strip()
+    if key:
+        if len(key) < 50:
+            raise ImproperlyConfigured("DJANGO_SECRET_KEY: must be at least 50 characters long")
+        return key
+    key_file = VAR_DIR / "secret_key"
+    if not key_file.exists():
+        key_file.write_text(secrets.token_urlsafe(64))
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = env_bool("DJANGO_DEBUG", False)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# --- HTTPS -----------------------------------------------------------------------------------
+HTTPS = env_bool("DJANGO_HTTPS", bool(DATABASE_URL))
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = HTTPS
+if HTTPS and env_bool("DJANGO_BEHIND_PROXY", True):
+    # The TLS-terminating proxy tells Django the original scheme.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+SILENCED_SYSTEM_CHECKS = []
+if SECURE_HSTS_SECONDS == 0:
+    # HSTS is opt-in: it pins browsers to HTTPS for a long time, so the operator decides.
+    SILENCED_SYSTEM_CHECKS.append("security.W004")
+
+# --- Applications ----------------------------------------------------------------------------
+CHANNEL_BACKEND = env_str("NAPAD_CHANNEL_LAYER", "redis" if REDIS_URL else "sqlite")
+if CHANNEL_BACKEND not in {"sqlite", "redis", "memory"}:
+    raise ImproperlyConfigured("NAPAD_CHANNEL_LAYER: expected sqlite, redis or memory")
+if CHANNEL_BACKEND == "redis" and not REDIS_URL:
+    raise ImproperlyConfigured("NAPAD_CHANNEL_LAYER=redis needs REDIS_URL")
+
+INSTALLED_APPS = [
+    "daphne",  # must precede staticfiles so runserver is daphne's
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "channels",
+    "django_htmx",
+    "template_partials",
+    "games",
+]
+if CHANNEL_BACKEND == "sqlite":
+    INSTALLED_APPS.append("channels_lite")
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "games.middleware.PlayerTimezoneMiddleware",
+    "games.middleware.DatabaseUnavailableMiddleware",
+]
+
+ROOT_URLCONF = "napad_site.urls"
+WSGI_APPLICATION = "napad_site.wsgi.application"
+ASGI_APPLICATION = "napad_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "games.context_processors.site",
+            ],
+        },
+    },
+]
+
+# --- Database --------------------------------------------------------------------------------
+if DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": env_str("NAPAD_SQLITE_PATH", str(VAR_DIR / "napad.sqlite3")),
+            "OPTIONS": {
+                # IMMEDIATE takes the write lock at BEGIN, so two writers queue up instead of
+                # failing with "database is locked" half-way through a move.
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": (
+                    "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;"
+                ),
+            },
+        }
+    }
+if CHANNEL_BACKEND == "sqlite":
+    # channels-lite keeps its messages in its own SQLite file, away from the game data.
+    DATABASES["channels"] = {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": str(VAR_DIR / "channels.sqlite3"),
+        "OPTIONS": {
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+    }
+    DATABASE_ROUTERS = ["channels_lite.router.ChannelsRouter"]
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Channel layer ---------------------------------------------------------------------------
+if CHANNEL_BACKEND == "redis":
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+        }
+    }
+elif CHANNEL_BACKEND == "sqlite":
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_lite.layers.core.SQLiteChannelLayer",
+            "CONFIG": {"database": "channels", "polling_interval": 0.05},
+        }
+    }
+else:
+    # Reaches only its own process: for unit tests, never for a running site.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# --- Cache (login throttling, presence) --------------------------------------------------------
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": "napad"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                          "LOCATION": str(VAR_DIR / "cache")}}
+
+# --- Celery ----------------------------------------------------------------------------------
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": 3600}
+else:
+    _broker_dir = VAR_DIR / "celery" / "queue"
+    _processed_dir = VAR_DIR / "celery" / "processed"
+    _broker_dir.mkdir(parents=True, exist_ok=True)
+    _processed_dir.mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_dir),
+        "data_folder_out": str(_broker_dir),
+        "processed_folder": str(_processed_dir),
+        "store_processed": False,
+    }
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ALWAYS_EAGER = env_bool("NAPAD_CELERY_EAGER", False)
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_TIMEZONE = "UTC"
+
+# --- Email -----------------------------------------------------------------------------------
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Napad Club <club@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+if env_str("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = env_str("EMAIL_HOST")
+    EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
+    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = str(VAR_DIR / "mail")
+
+# --- Auth ------------------------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+LOGIN_ATTEMPTS_LIMIT = env_int("NAPAD_LOGIN_ATTEMPTS", 10, minimum=1)
+LOGIN_ATTEMPTS_WINDOW = env_int("NAPAD_LOGIN_WINDOW_SECONDS", 900, minimum=1)
+
+# --- i18n ------------------------------------------------------------------------------------
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("pl", _("Polish")), ("pt", _("Portuguese"))]
+LOCALE_PATHS = [BASE_DIR / "games" / "locale"]
+USE_I18N = True
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+# --- Static files ----------------------------------------------------------------------------
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+# Serve straight from the source folders when collectstatic has not run (embedded use);
+# unknown names fall back to their plain URL instead of failing the page.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_MANIFEST_STRICT = False
+
+# --- Logging: game secrets are never logged; requests log only paths ---------------------------
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("NAPAD_LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
+
+# --- Club defaults -----------------------------------------------------------------------------
+NAPAD_BOT_MOVE_DELAY = float(env_int("NAPAD_BOT_DELAY_MS", 800, minimum=0)) / 1000
