@@ -4,5 +4,15 @@ from .games import Game, GameEvent, Seat
 from .notifications import Notification
 from .players import Player
 from .rulesets import Ruleset
+from .tables import ChatMessage, Invitation
 
-__all__ = ["Game", "GameEvent", "Notification", "Player", "Ruleset", "Seat"]
+__all__ = [
+    "ChatMessage",
+    "Game",
+    "GameEvent",
+    "Invitation",
+    "Notification",
+    "Player",
+    "Ruleset",
+    "Seat",
+]

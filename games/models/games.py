@@ -40,6 +40,9 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The seats that must act now (engine.to_move), kept beside the state so the lobby can put
+    # "my turn" first without loading every game's state.
+    to_move = models.JSONField(default=list, blank=True)
     abort_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
