@@ -1,0 +1,478 @@
+"""The To jest napad! rules engine: setup, bidding, division of the loot, reinforcements.
+
+The state is one JSON-able dict. ``apply`` never mutates it: it makes a shallow copy and
+replaces only the lists it changes (copy-on-write), which keeps a step cheap enough for
+thousands of simulated games a second. Static data (the decks, the wagon table, the rules)
+is shared between successive states and never written to.
+
+Phases 1, 3 and 4 of a round need no decision, so they run inside ``apply`` as soon as the
+last bidder passes; a player with an empty hand is passed for automatically. The only phase
+anyone waits on is ``"robbery"`` (the bidding); ``"over"`` marks the end of the game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ..base import (
+    Action,
+    ConfigError,
+    Engine,
+    Event,
+    IllegalAction,
+    State,
+    rng_for,
+    stable_randbelow,
+    stable_shuffle,
+)
+from . import events as ev
+from . import scoring, views
+from .bots import BOTS
+from .config import (
+    CARDS_PER_GANG,
+    CARGO_OF_COLOUR,
+    CARGOES,
+    COLOURS,
+    VARIANT_FLAGS,
+    deck_for,
+)
+from .config import default_config as _default_config
+from .config import validate_config as _validate_config
+
+PASS_LABEL = "Pass"
+_OPTIONS = (
+    (
+        "variant_a_bullets",
+        "Variant A: scoring with bullets",
+        "Each colour scores wagons × highest value; the most bullets of a colour adds 1 to "
+        "that highest value. Bullets come from the cards that captured and from the wagons.",
+    ),
+    (
+        "variant_b_twos",
+        "Variant B: bonus for wagons of value 2",
+        "Whoever captured the most wagons of value 2 scores 1 extra point for each of them.",
+    ),
+    (
+        "public_captures",
+        "Captured wagons are public",
+        "Everyone sees the values of every captured wagon, as they all saw them on the train.",
+    ),
+)
+
+
+def _half_in(card: list[list[Any]], colour: str) -> list[Any] | None:
+    """The half of a card that has ``colour``, or None."""
+    first, second = card
+    if first[0] == colour:
+        return first
+    if second[0] == colour:
+        return second
+    return None
+
+
+class NapadEngine(Engine):
+    kind = "napad"
+    name = "To jest napad!"
+    min_players = 2
+    max_players = 4
+    bots = BOTS
+
+    # -- ruleset ---------------------------------------------------------------------------
+
+    def default_config(self) -> dict[str, Any]:
+        return _default_config()
+
+    def validate_config(self, config: Any) -> dict[str, Any]:
+        return _validate_config(config)
+
+    def options(self, config: dict[str, Any]) -> list[dict[str, Any]]:
+        return [
+            {
+                "key": key,
+                "label": label,
+                "type": "bool",
+                "help": help_text,
+                "default": bool(config.get(key, False)),
+            }
+            for key, label, help_text in _OPTIONS
+        ]
+
+    def identities(self, config: dict[str, Any]) -> list[str]:
+        return list(config["gangs"])
+
+    # -- setup -----------------------------------------------------------------------------
+
+    def setup(
+        self,
+        config: dict[str, Any],
+        players: int,
+        seed: int | str,
+        *,
+        first_player: int | None = None,
+        identities: Sequence[str] | None = None,
+    ) -> State:
+        config = _validate_config(config)
+        problems = []
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise ConfigError([("players", f"must be {self.min_players}..{self.max_players}")])
+        if first_player is not None and (
+            not isinstance(first_player, int) or not 0 <= first_player < players
+        ):
+            problems.append(("first_player", f"must be a seat 0..{players - 1}"))
+        if identities is None:
+            gangs = stable_shuffle(list(config["gangs"]), rng_for(seed, "gangs"))[:players]
+        else:
+            gangs = list(identities)
+            if len(gangs) != players:
+                problems.append(("identities", f"must name {players} gangs, one per seat"))
+            unknown = [gang for gang in gangs if gang not in config["gangs"]]
+            if unknown:
+                problems.append(("identities", f"unknown gang(s): {', '.join(map(str, unknown))}"))
+            if len(set(gangs)) != len(gangs):
+                problems.append(("identities", "two seats cannot play the same gang"))
+        if problems:
+            raise ConfigError(problems)
+        if first_player is None:
+            first_player = stable_randbelow(players, rng_for(seed, "first-player"))
+
+        wagons = []
+        treasury = []
+        for colour, cargo in zip(COLOURS, CARGOES):
+            ids = list(range(len(wagons), len(wagons) + len(config["wagons"][cargo])))
+            wagons.extend(
+                [colour, value, bullets]
+                for value, bullets in zip(config["wagons"][cargo], config["wagon_bullets"][cargo])
+            )
+            treasury.append(stable_shuffle(ids, rng_for(seed, f"treasury-{cargo}")))
+
+        hand_size = config["hand_size"]
+        hands, hideouts = [], []
+        for seat in range(players):
+            hideout = stable_shuffle(list(range(CARDS_PER_GANG)), rng_for(seed, f"hideout-{seat}"))
+            hands.append(hideout[:hand_size])
+            hideouts.append(hideout[hand_size:])
+
+        state: State = {
+            "game": "napad",
+            "seed": seed,
+            "players": players,
+            "gangs": gangs,
+            "rules": {
+                "rounds": config["rounds"],
+                "hand_size": hand_size,
+                "reinforcements": config["reinforcements"],
+                **{flag: config[flag] for flag in VARIANT_FLAGS},
+            },
+            "decks": [deck_for(config, gang) for gang in gangs],
+            "wagons": wagons,
+            "treasury": treasury,
+            "train": [],
+            "hands": hands,
+            "hideouts": hideouts,
+            "played": [[] for _ in range(players)],
+            "out": [[] for _ in range(players)],
+            "captured": [[] for _ in range(players)],
+            "captures": [[] for _ in range(players)],
+            "round": 0,
+            "phase": "robbery",
+            "marker": first_player,
+            "marker_must_play": True,
+            "turn": first_player,
+            "passed": [False] * players,
+        }
+        # Setup has no one to report to: the view shows the first train and hands.
+        self._start_round(state, 1, first_player, [])
+        self._advance(state, (first_player - 1) % players, [])
+        return state
+
+    # -- whose turn, what is legal ---------------------------------------------------------
+
+    def to_move(self, state: State) -> list[int]:
+        turn = state["turn"]
+        return [] if turn is None else [turn]
+
+    def _may_pass(self, state: State, seat: int) -> bool:
+        # The marker holder must send someone on their first turn, if they have anyone to send.
+        return not (seat == state["marker"] and state["marker_must_play"] and state["hands"][seat])
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state["turn"] != seat:
+            return []
+        deck = state["decks"][seat]
+        actions = [
+            {
+                "type": "play",
+                "card": card,
+                "colour": colour,
+                "label": f"Send card {card} with {colour} {value} up",
+            }
+            for card in state["hands"][seat]
+            for colour, value, _bullets in deck[card]
+        ]
+        if self._may_pass(state, seat):
+            actions.append({"type": "pass", "label": PASS_LABEL})
+        return actions
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """Pass; where passing is not allowed, play the lowest half in hand."""
+        actions = self.legal_actions(state, seat)
+        if not actions:
+            raise IllegalAction(f"Seat {seat} is not to move.")
+        if actions[-1]["type"] == "pass":
+            return actions[-1]
+        deck = state["decks"][seat]
+        return min(
+            actions,
+            key=lambda a: (_half_in(deck[a["card"]], a["colour"])[1], a["card"], a["colour"]),
+        )
+
+    # -- applying an action ----------------------------------------------------------------
+
+    def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
+        if state["phase"] == "over":
+            raise IllegalAction("The game is over; no more actions.")
+        if seat != state["turn"]:
+            raise IllegalAction(f"It is not seat {seat}'s turn; seat {state['turn']} is to move.")
+        if not isinstance(action, dict):
+            raise IllegalAction('An action must be an object like {"type": "pass"}.')
+        kind = action.get("type")
+        if kind == "play":
+            return self._play(state, seat, action)
+        if kind == "pass":
+            extra = set(action) - {"type", "label"}
+            if extra:
+                raise IllegalAction(
+                    f"A pass takes no other fields (got {', '.join(sorted(map(str, extra)))})."
+                )
+            if not self._may_pass(state, seat):
+                raise IllegalAction(
+                    "The starting player may not pass on their first turn: send a gang member."
+                )
+            new = dict(state)
+            passed = state["passed"][:]
+            passed[seat] = True
+            new["passed"] = passed
+            events = [ev.passed(seat, state["gangs"][seat], automatic=False)]
+            self._advance(new, seat, events)
+            return new, events
+        raise IllegalAction(f'Unknown action type {kind!r}: use "play" or "pass".')
+
+    def _play(self, state: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
+        extra = set(action) - {"type", "card", "colour", "label"}
+        if extra:
+            raise IllegalAction(
+                f"A play takes card and colour only (got {', '.join(sorted(map(str, extra)))})."
+            )
+        card = action.get("card")
+        colour = action.get("colour")
+        hand = state["hands"][seat]
+        if not isinstance(card, int) or isinstance(card, bool) or card not in hand:
+            raise IllegalAction(f"Card {card!r} is not in your hand.")
+        half = _half_in(state["decks"][seat][card], colour) if isinstance(colour, str) else None
+        if half is None:
+            first, second = state["decks"][seat][card]
+            raise IllegalAction(
+                f"Card {card} can be sent {first[0]} or {second[0]} side up, not {colour!r}."
+            )
+        new = dict(state)
+        hands = state["hands"][:]
+        hands[seat] = [c for c in hand if c != card]
+        new["hands"] = hands
+        played = state["played"][:]
+        played[seat] = played[seat] + [[card, colour]]
+        new["played"] = played
+        if seat == state["marker"]:
+            new["marker_must_play"] = False
+        events = [ev.card_played(seat, state["gangs"][seat], card, colour, half[1], half[2])]
+        self._advance(new, seat, events)
+        return new, events
+
+    def _advance(self, new: State, after_seat: int, events: list[Event]) -> None:
+        """Give the turn to the next bidder after ``after_seat``; run the round's end if none.
+
+        ``new`` is a fresh copy owned by the caller; any list changed here is replaced, never
+        written in place, because it may still be shared with the previous state.
+        """
+        players = new["players"]
+        while True:
+            passed = new["passed"]
+            hands = new["hands"]
+            copied = False
+            for step in range(1, players + 1):
+                seat = (after_seat + step) % players
+                if passed[seat]:
+                    continue
+                if hands[seat]:
+                    new["turn"] = seat
+                    return
+                # Nobody waits on an empty hand: it passes by itself.
+                if not copied:
+                    passed = passed[:]
+                    new["passed"] = passed
+                    copied = True
+                passed[seat] = True
+                events.append(ev.passed(seat, new["gangs"][seat], automatic=True))
+            self._divide_loot(new, events)
+            self._reinforce(new, events)
+            if new["round"] >= new["rules"]["rounds"]:
+                self._finish(new, events)
+                return
+            marker = (new["marker"] + 1) % players
+            events.append(ev.marker_passed(marker, new["gangs"][marker]))
+            self._start_round(new, new["round"] + 1, marker, events)
+            after_seat = (marker - 1) % players
+
+    def _start_round(self, new: State, round_number: int, marker: int, events: list[Event]) -> None:
+        """Phase 1: attach the top wagon of each treasury stack to the train."""
+        players = new["players"]
+        new["round"] = round_number
+        new["marker"] = marker
+        new["marker_must_play"] = True
+        new["passed"] = [False] * players
+        new["played"] = [[] for _ in range(players)]
+        train = new["train"][:]
+        treasury = []
+        attached = []
+        for stack in new["treasury"]:
+            if stack:
+                wagon_id = stack[0]
+                train.append(wagon_id)
+                attached.append(self._wagon_public(new, wagon_id))
+                stack = stack[1:]
+            treasury.append(stack)
+        new["train"] = train
+        new["treasury"] = treasury
+        events.append(ev.round_started(round_number, new["gangs"][marker], marker))
+        events.append(ev.wagons_attached(round_number, attached))
+
+    @staticmethod
+    def _wagon_public(state: State, wagon_id: int) -> dict[str, Any]:
+        colour, value, bullets = state["wagons"][wagon_id]
+        return {
+            "id": wagon_id,
+            "colour": colour,
+            "cargo": CARGO_OF_COLOUR[colour],
+            "value": value,
+            "bullets": bullets,
+        }
+
+    def _divide_loot(self, new: State, events: list[Event]) -> None:
+        """Phase 3: per colour, an exclusive highest total captures all its wagons."""
+        players = new["players"]
+        decks = new["decks"]
+        wagons = new["wagons"]
+        played = new["played"]
+        gangs = new["gangs"]
+        public = new["rules"]["public_captures"]
+        hands = [hand[:] for hand in new["hands"]]
+        out = [cards[:] for cards in new["out"]]
+        captured = [loot[:] for loot in new["captured"]]
+        captures = [records[:] for records in new["captures"]]
+        train = new["train"]
+        winner_of: dict[str, int] = {}
+        for colour in COLOURS:
+            totals = [0] * players
+            for seat in range(players):
+                deck = decks[seat]
+                for card, card_colour in played[seat]:
+                    if card_colour == colour:
+                        totals[seat] += _half_in(deck[card], colour)[1]
+            best = max(totals)
+            cargo = CARGO_OF_COLOUR[colour]
+            if best == 0:
+                events.append(ev.unclaimed(colour, cargo))
+                continue
+            leaders = [seat for seat in range(players) if totals[seat] == best]
+            if len(leaders) > 1:
+                events.append(ev.tied(colour, cargo, best, leaders, [gangs[s] for s in leaders]))
+                continue
+            winner = leaders[0]
+            winner_of[colour] = winner
+            loot = [w for w in train if wagons[w][0] == colour]
+            train = [w for w in train if wagons[w][0] != colour]
+            cards = [card for card, card_colour in played[winner] if card_colour == colour]
+            captured[winner].extend(loot)
+            out[winner].extend(cards)
+            # Variant A counts the bullets of these cards, so remember them after they leave.
+            captures[winner].append(
+                {
+                    "round": new["round"],
+                    "colour": colour,
+                    "total": best,
+                    "wagons": loot,
+                    "cards": cards,
+                }
+            )
+            shown = [self._wagon_public(new, w) for w in loot] if public else None
+            events.append(ev.captured(winner, gangs[winner], colour, cargo, best, len(loot), shown))
+        for seat in range(players):
+            for card, card_colour in played[seat]:
+                if winner_of.get(card_colour) != seat:
+                    hands[seat].append(card)
+        new["hands"] = hands
+        new["out"] = out
+        new["captured"] = captured
+        new["captures"] = captures
+        new["train"] = train
+        new["played"] = [[] for _ in range(players)]
+
+    def _reinforce(self, new: State, events: list[Event]) -> None:
+        """Phase 4: each gang draws up to ``reinforcements`` cards from the top of its hideout."""
+        count = new["rules"]["reinforcements"]
+        hands = new["hands"][:]
+        hideouts = new["hideouts"][:]
+        for seat in range(new["players"]):
+            hideout = hideouts[seat]
+            drawn = hideout[:count]
+            if not drawn:
+                continue
+            hideouts[seat] = hideout[len(drawn) :]
+            hands[seat] = hands[seat] + drawn
+            events.append(
+                ev.reinforcements(seat, new["gangs"][seat], len(drawn), len(hideouts[seat]))
+            )
+            deck = new["decks"][seat]
+            events.append(ev.cards_drawn(seat, [views.card_public(deck, card) for card in drawn]))
+        new["hands"] = hands
+        new["hideouts"] = hideouts
+
+    def _finish(self, new: State, events: list[Event]) -> None:
+        new["phase"] = "over"
+        new["turn"] = None
+        outcome = scoring.ranking(new)
+        winners = [row["seat"] for row in outcome["ranking"] if row["place"] == 1]
+        events.append(
+            ev.game_over(
+                winners, [new["gangs"][s] for s in winners], outcome["ranking"][0]["score"]
+            )
+        )
+
+    # -- reading a state -------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.view(self, state, seat)
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def result(self, state: State) -> dict[str, Any]:
+        if state["phase"] != "over":
+            raise IllegalAction("The game is not over yet.")
+        return scoring.ranking(state)
+
+    def seat_identity(self, state: State, seat: int) -> str:
+        return state["gangs"][seat]
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        # Through json so the stored copy shares nothing with the live state.
+        return json.loads(json.dumps(state))
+
+    def from_json(self, data: dict[str, Any]) -> State:
+        if not isinstance(data, dict) or data.get("game") != "napad":
+            raise ValueError("not a To jest napad! state")
+        return json.loads(json.dumps(data))
+
+
+ENGINE = NapadEngine()

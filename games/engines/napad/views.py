@@ -1,0 +1,114 @@
+"""What one seat (or a spectator) may see of a To jest napad! table.
+
+Public: the train, played cards with the half that is up, totals per colour, passes, hand,
+hideout and treasury sizes, cards in the box, captured-wagon counts, the marker and the turn.
+Private to a seat: its hand and the values of its own captured wagons. Never shown: other
+hands, the order of any hideout or treasury stack, the seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .config import CARGO_OF_COLOUR, CARGOES, COLOURS
+
+State = dict[str, Any]
+
+
+def card_public(deck: list[list[list[Any]]], card: int) -> dict[str, Any]:
+    """A gang card with both halves, as its owner (or the table, once played) sees it."""
+    return {
+        "id": card,
+        "halves": [
+            {"colour": colour, "cargo": CARGO_OF_COLOUR[colour], "value": value, "bullets": bullets}
+            for colour, value, bullets in deck[card]
+        ],
+    }
+
+
+def _wagon(state: State, wagon_id: int) -> dict[str, Any]:
+    colour, value, bullets = state["wagons"][wagon_id]
+    return {
+        "id": wagon_id,
+        "colour": colour,
+        "cargo": CARGO_OF_COLOUR[colour],
+        "value": value,
+        "bullets": bullets,
+    }
+
+
+def _played_card(deck: list[list[list[Any]]], card: int, colour: str) -> dict[str, Any]:
+    shown = card_public(deck, card)
+    up = next(half for half in shown["halves"] if half["colour"] == colour)
+    shown.update(colour=colour, value=up["value"], bullets=up["bullets"])
+    return shown
+
+
+def view(engine: Any, state: State, seat: int | None) -> dict[str, Any]:
+    players = state["players"]
+    rules = state["rules"]
+    over = state["phase"] == "over"
+    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < players):
+        raise ValueError(f"seat must be 0..{players - 1} or None")
+    wagons = state["wagons"]
+    seats = []
+    totals_by_colour = {colour: [0] * players for colour in COLOURS}
+    for index in range(players):
+        deck = state["decks"][index]
+        played = [_played_card(deck, card, colour) for card, colour in state["played"][index]]
+        totals = dict.fromkeys(COLOURS, 0)
+        for card in played:
+            totals[card["colour"]] += card["value"]
+        for colour in COLOURS:
+            totals_by_colour[colour][index] = totals[colour]
+        loot = state["captured"][index]
+        by_colour = dict.fromkeys(COLOURS, 0)
+        for wagon_id in loot:
+            by_colour[wagons[wagon_id][0]] += 1
+        # Everyone saw the wagons on the train, but only the owner may look at them afterwards
+        # unless the table opened captures (or the game is over and the end screen shows all).
+        sees_loot = index == seat or rules["public_captures"] or over
+        seats.append(
+            {
+                "seat": index,
+                "gang": state["gangs"][index],
+                "is_viewer": index == seat,
+                "is_marker": index == state["marker"],
+                "is_turn": index == state["turn"],
+                "passed": state["passed"][index],
+                "hand_size": len(state["hands"][index]),
+                "hideout_size": len(state["hideouts"][index]),
+                "played": played,
+                "totals": totals,
+                "out_of_game": [card_public(deck, card) for card in sorted(state["out"][index])],
+                "captured_count": len(loot),
+                "captured_by_colour": by_colour,
+                "captured": [_wagon(state, w) for w in loot] if sees_loot else None,
+            }
+        )
+    hand = None
+    legal = []
+    if seat is not None:
+        deck = state["decks"][seat]
+        hand = [card_public(deck, card) for card in state["hands"][seat]]
+        legal = engine.legal_actions(state, seat)
+    return {
+        "game": "napad",
+        "viewer": seat,
+        "players": players,
+        "round": state["round"],
+        "rounds": rules["rounds"],
+        "phase": state["phase"],
+        "over": over,
+        "marker": state["marker"],
+        "marker_must_play": state["marker_must_play"],
+        "turn": state["turn"],
+        "to_move": engine.to_move(state),
+        "rules": dict(rules),
+        "train": [_wagon(state, w) for w in state["train"]],
+        "treasury": {cargo: len(stack) for cargo, stack in zip(CARGOES, state["treasury"])},
+        "totals": totals_by_colour,
+        "seats": seats,
+        "hand": hand,
+        "legal_actions": legal,
+    }
