@@ -8,3 +8,6 @@ class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Napad Club")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401  (connects the receivers)
