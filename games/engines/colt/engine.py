@@ -1,0 +1,160 @@
+"""The Colt Express engine (with the Time Machine as a config switch): the contract's entry
+points, gluing the phase modules together.
+
+``apply`` validates against the legal options first (so an illegal action changes nothing),
+then works on a structured copy of the state (``state.clone``) and lets ``flow.advance`` run
+everything that needs no decision: forced choices are applied at once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ..base import Engine, IllegalAction
+from ..base import gettext_noop as _
+from . import flow, schemin, scoring, view
+from .config import default_config, validate_config
+from .data import CHARACTERS
+from .state import STATE_VERSION, State, clone, new_game
+
+
+class ColtEngine(Engine):
+    kind = "colt"
+    name = "Colt Express"
+    min_players = 2
+    max_players = 6
+
+    def __init__(self) -> None:
+        from .bots import BOTS
+
+        self.bots = dict(BOTS)
+
+    # --- ruleset ---------------------------------------------------------------------------
+
+    def default_config(self) -> dict[str, Any]:
+        return default_config()
+
+    def validate_config(self, config: Any) -> dict[str, Any]:
+        return validate_config(config)
+
+    def options(self, config: dict[str, Any]) -> list[dict[str, Any]]:
+        return [
+            {
+                "key": "time_machine",
+                "label": _("Time Machine"),
+                "type": "bool",
+                "help": _(
+                    "Adds the Time Machine in front of the locomotive: a lone bandit in it "
+                    "at the end of a round hides under a car of his choice, and one alone in "
+                    "it at the end of the game gets $500 and the loot lying in it."
+                ),
+            },
+            {
+                "key": "round_deck",
+                "label": _("Round cards"),
+                "type": "choice",
+                "choices": [
+                    {"value": "published", "label": _("4 round cards + 1 train station")},
+                    {"value": "guide", "label": _("5 of the 7 round cards, no station")},
+                ],
+                "help": _(
+                    "The published game ends at a train station with its own event; the "
+                    "rules guide plays five ordinary round cards."
+                ),
+            },
+        ]
+
+    def identities(self, config: dict[str, Any]) -> list[str]:
+        return list(CHARACTERS)
+
+    # --- a game ----------------------------------------------------------------------------
+
+    def setup(
+        self,
+        config: dict[str, Any],
+        players: int,
+        seed: int | str,
+        *,
+        first_player: int | None = None,
+        identities: Sequence[str] | None = None,
+    ) -> State:
+        state = new_game(config, players, seed, first_player, identities)
+        flow.advance(state, [])
+        return state
+
+    def to_move(self, state: State) -> list[int]:
+        return flow.to_move(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        if seat not in flow.to_move(state):
+            return []
+        if state["phase"] == "schemin":
+            options = schemin.legal_plays(state, seat)
+            return [{**option, "label": schemin.label(state, option)} for option in options]
+        return [
+            {**option, "label": flow.choice_label(state, option)}
+            for option in flow.choice_options(state)
+        ]
+
+    def apply(self, state: State, seat: Any, action: Any) -> tuple[State, list[dict]]:
+        if state["phase"] == "over":
+            raise IllegalAction("The game is over.")
+        if (
+            not isinstance(seat, int)
+            or isinstance(seat, bool)
+            or seat not in range(state["players"])
+        ):
+            raise IllegalAction(f"There is no seat {seat!r} at this table.")
+        if seat not in flow.to_move(state):
+            raise IllegalAction("It is not your turn to act.")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction('An action must be an object with a "type".')
+        if state["phase"] == "schemin":
+            option = schemin.check_play(state, seat, action)
+        else:
+            option = flow.check_choice(state, action)
+        new_state = clone(state)
+        events: list[dict] = []
+        if new_state["phase"] == "schemin":
+            schemin.apply_play(new_state, seat, option, events)
+        else:
+            flow.apply_choice(new_state, seat, option, events)
+        flow.advance(new_state, events)
+        return new_state, events
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view.view(state, seat)
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def result(self, state: State) -> dict[str, Any]:
+        if state["phase"] != "over":
+            raise IllegalAction("The game is not over yet.")
+        return scoring.result(state)
+
+    def seat_identity(self, state: State, seat: int) -> str:
+        return state["characters"][seat]
+
+    def timeout_action(self, state: State, seat: int) -> dict[str, Any]:
+        """Schemin': draw (or, with an empty deck, the first playable card); a choice: its
+        first option in the order ``stealin`` documents."""
+        actions = self.legal_actions(state, seat)
+        if not actions:
+            raise IllegalAction("This seat has nothing to do now.")
+        return actions[0]
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        return json.loads(json.dumps(state))
+
+    def from_json(self, data: dict[str, Any]) -> State:
+        if not isinstance(data, dict) or data.get("game") != "colt":
+            raise ValueError("not a Colt Express state")
+        if data.get("version") != STATE_VERSION:
+            raise ValueError(f"unsupported Colt Express state version {data.get('version')!r}")
+        return json.loads(json.dumps(data))
+
+
+ENGINE = ColtEngine()

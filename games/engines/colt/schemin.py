@@ -1,0 +1,240 @@
+"""Schemin' (planning): the round's start, turn order, playing or drawing, and its end.
+
+Per turn symbol of the round card each player, in order, plays one action card onto the common
+pile or draws cards. Normal/Speeding-up/Switching turns are face up and tunnels face down as
+``config["turn_face_down"]`` says; Speeding-up gives each player two turns in a row; Switching
+goes counter-clockwise from the first player. Ghost may play his first card of a round face
+down (only if that first turn is a play). Bullet cards can't be played.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import IllegalAction, rng_for, stable_shuffle
+from ..base import gettext_noop as _
+from .data import (
+    ACTION_KINDS,
+    CARD_LABELS,
+    DOC,
+    EVENT_TEXTS,
+    GHOST,
+    SPEEDING,
+    SWITCHING,
+    TURN_LABELS,
+    is_bullet,
+    round_turns,
+)
+from .state import State, event, name
+
+
+def current_turns(state: State) -> str:
+    return round_turns(state["round_deck"][state["round"]], state["players"])
+
+
+def _turn_queue(state: State, turn_type: str) -> list[int]:
+    players, first = state["players"], state["first_player"]
+    if turn_type == SWITCHING:
+        return [(first - i) % players for i in range(players)]
+    order = [(first + i) % players for i in range(players)]
+    if turn_type == SPEEDING:
+        return [seat for seat in order for _twice in (0, 1)]
+    return order
+
+
+def start_round(state: State, events: list) -> None:
+    """Shuffle every player's cards (actions + bullets received), deal, reveal the round card."""
+    state["round"] += 1
+    round_index = state["round"]
+    config = state["config"]
+    for seat in range(state["players"]):
+        cards = state["deck"][seat] + state["hand"][seat]
+        stable_shuffle(cards, rng_for(state["seed"], f"round-{round_index}-deck-{seat}"))
+        count = config["doc_hand_size"] if state["characters"][seat] == DOC else config["hand_size"]
+        # The top of a deck is the end of its list.
+        state["hand"][seat] = cards[-count:]
+        state["deck"][seat] = cards[:-count]
+        events.append(
+            event(
+                "cards_drawn",
+                _("You draw %(cards)s."),
+                private_to=[seat],
+                seat=seat,
+                cards=", ".join(_card_label(card) for card in state["hand"][seat]),
+                drawn=list(state["hand"][seat]),
+            )
+        )
+    card = state["round_deck"][round_index]
+    turns = current_turns(state)
+    state["phase"] = "schemin"
+    state["pile"] = []
+    state["turn"] = 0
+    state["turns_taken"] = [0] * state["players"]
+    state["queue"] = _turn_queue(state, turns[0])
+    events.append(
+        event(
+            "round_started",
+            _("Round %(number)s: %(card)s (%(turns)s). %(first)s is the first player."),
+            number=round_index + 1,
+            card=card,
+            turns=" ".join(TURN_LABELS[t] for t in turns),
+            turn_types=list(turns),
+            event_text=EVENT_TEXTS[card],
+            first=name(state, state["first_player"]),
+            first_player=state["first_player"],
+        )
+    )
+
+
+def _card_label(card: str) -> str:
+    return "a bullet" if is_bullet(card) else CARD_LABELS[card]
+
+
+def face_down_now(state: State) -> bool:
+    return state["config"]["turn_face_down"][current_turns(state)[state["turn"]]]
+
+
+def legal_plays(state: State, seat: int) -> list[dict[str, Any]]:
+    """Schemin' actions without labels, in the documented order: draw first (the timeout's
+    choice), then each playable kind in ``ACTION_KINDS`` order, Ghost's face-down variant
+    right after its face-up one."""
+    options: list[dict[str, Any]] = []
+    if state["deck"][seat]:
+        options.append({"type": "draw"})
+    hand = state["hand"][seat]
+    face_down = face_down_now(state)
+    ghost_choice = (
+        not face_down and state["characters"][seat] == GHOST and state["turns_taken"][seat] == 0
+    )
+    for kind in ACTION_KINDS:
+        if kind in hand:
+            options.append({"type": "play", "card": kind, "face_down": face_down})
+            if ghost_choice:
+                options.append({"type": "play", "card": kind, "face_down": True})
+    return options
+
+
+def label(state: State, option: dict[str, Any]) -> str:
+    if option["type"] == "draw":
+        return _("Draw cards")
+    text = f"Play {CARD_LABELS[option['card']]}"
+    return text + " face down" if option["face_down"] else text
+
+
+def forced_option(state: State) -> dict[str, Any] | None:
+    """The only legal Schemin' action of the seat to move, if it has just one."""
+    seat = state["queue"][0]
+    hand = state["hand"][seat]
+    # Cheap count before building anything: a deck to draw from plus two playable kinds (or a
+    # Ghost choice) already means a real decision.
+    playable = {card for card in hand if not is_bullet(card)}
+    if len(playable) + (1 if state["deck"][seat] else 0) > 1:
+        return None
+    options = legal_plays(state, seat)
+    return options[0] if len(options) == 1 else None
+
+
+def apply_play(state: State, seat: int, option: dict[str, Any], events: list) -> None:
+    """Play or draw (``option`` already validated), then pass the turn on."""
+    if option["type"] == "draw":
+        deck = state["deck"][seat]
+        count = min(state["config"]["draw_count"], len(deck))
+        drawn = deck[-count:]
+        del deck[-count:]
+        state["hand"][seat].extend(drawn)
+        events.append(
+            event(
+                "draw",
+                _("%(name)s draws %(count)s cards."),
+                name=name(state, seat),
+                seat=seat,
+                count=count,
+            )
+        )
+        events.append(
+            event(
+                "cards_drawn",
+                _("You draw %(cards)s."),
+                private_to=[seat],
+                seat=seat,
+                cards=", ".join(_card_label(card) for card in drawn),
+                drawn=drawn,
+            )
+        )
+    else:
+        card, face_down = option["card"], option["face_down"]
+        state["hand"][seat].remove(card)
+        state["pile"].append([seat, card, face_down, state["turn"]])
+        if face_down:
+            events.append(
+                event(
+                    "card_played",
+                    _("%(name)s plays a card face down."),
+                    name=name(state, seat),
+                    seat=seat,
+                    face_down=True,
+                )
+            )
+            events.append(
+                event(
+                    "card_played_secret",
+                    _("You play %(card)s face down."),
+                    private_to=[seat],
+                    seat=seat,
+                    card=card,
+                )
+            )
+        else:
+            events.append(
+                event(
+                    "card_played",
+                    _("%(name)s plays %(card_label)s."),
+                    name=name(state, seat),
+                    seat=seat,
+                    card=card,
+                    card_label=CARD_LABELS[card],
+                    face_down=False,
+                )
+            )
+    state["turns_taken"][seat] += 1
+    state["queue"].pop(0)
+
+
+def next_turn(state: State) -> bool:
+    """Move to the next turn symbol; False once the round card's turns are all played."""
+    turns = current_turns(state)
+    state["turn"] += 1
+    if state["turn"] >= len(turns):
+        return False
+    state["queue"] = _turn_queue(state, turns[state["turn"]])
+    return True
+
+
+def end_schemin(state: State, events: list) -> None:
+    """Unplayed cards go back on top of their owners' decks."""
+    for seat in range(state["players"]):
+        state["deck"][seat].extend(state["hand"][seat])
+        state["hand"][seat] = []
+    events.append(event("schemin_over", _("Schemin' is over: the pile is turned over.")))
+
+
+def check_play(state: State, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    """The matching legal option for ``action`` or IllegalAction saying why not."""
+    wanted = {key: value for key, value in action.items() if key != "label"}
+    for option in legal_plays(state, seat):
+        if option == wanted:
+            return option
+    if wanted.get("type") == "draw":
+        raise IllegalAction("Your deck is empty: you can't draw.")
+    if wanted.get("type") == "play":
+        card = wanted.get("card")
+        if isinstance(card, str) and card.startswith("bullet"):
+            raise IllegalAction("Bullet cards can't be played.")
+        if card not in ACTION_KINDS:
+            raise IllegalAction(f"Unknown card {card!r}.")
+        if card not in state["hand"][seat]:
+            raise IllegalAction(f"You have no {CARD_LABELS[card]} card in your hand.")
+        raise IllegalAction(
+            "That card must be played face " + ("down." if face_down_now(state) else "up.")
+        )
+    raise IllegalAction("During Schemin' you may only play a card or draw.")
