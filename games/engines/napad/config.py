@@ -8,7 +8,7 @@ settings filled in.
 
 from __future__ import annotations
 
-import copy
+import json
 from typing import Any
 
 from ..base import ConfigError
@@ -84,9 +84,14 @@ INTEGER_SETTINGS = {
 }
 
 
+def _copy(data: Any) -> Any:
+    # Config data is plain JSON; a JSON round trip copies it several times faster than deepcopy.
+    return json.loads(json.dumps(data))
+
+
 def default_config() -> dict[str, Any]:
     """A fresh copy of the designed default ruleset (safe for the caller to edit)."""
-    return copy.deepcopy(_DEFAULT_CONFIG)
+    return _copy(_DEFAULT_CONFIG)
 
 
 def _is_int(value: Any) -> bool:
@@ -218,10 +223,7 @@ def validate_config(config: Any) -> dict[str, Any]:
 
     if problems.items:
         raise ConfigError(problems.items)
-    normalised = {
-        key: config.get(key, copy.deepcopy(value)) for key, value in _DEFAULT_CONFIG.items()
-    }
-    return copy.deepcopy(normalised)
+    return _copy({key: config.get(key, value) for key, value in _DEFAULT_CONFIG.items()})
 
 
 def deck_for(config: dict[str, Any], gang: str) -> list[list[list[Any]]]:

@@ -41,7 +41,13 @@ from .config import (
 from .config import default_config as _default_config
 from .config import validate_config as _validate_config
 
-PASS_LABEL = "Pass"
+PASS_LABEL = "Pass"  # noqa: S105 (a button label, not a password)
+# The two play actions of every card of a deck, by id(deck). legal_actions is on every bot's
+# hot path. Each entry holds its deck, so the id cannot be reused while the entry lives.
+_PLAY_TABLES: dict[int, tuple[list[Any], list[tuple[dict[str, Any], dict[str, Any]]]]] = {}
+_PLAY_TABLES_MAX = 256
+_PASS_KEYS = frozenset(("type", "label"))
+_PLAY_KEYS = frozenset(("type", "card", "colour", "label"))
 _OPTIONS = (
     (
         "variant_a_bullets",
@@ -62,6 +68,28 @@ _OPTIONS = (
 )
 
 
+def _play_table(deck: list[list[list[Any]]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """For each card of ``deck``, its two play actions (templates: copy before handing out)."""
+    entry = _PLAY_TABLES.get(id(deck))
+    if entry is None or entry[0] is not deck:
+        if len(_PLAY_TABLES) >= _PLAY_TABLES_MAX:
+            _PLAY_TABLES.clear()
+        table = []
+        for card, halves in enumerate(deck):
+            first, second = (
+                {
+                    "type": "play",
+                    "card": card,
+                    "colour": colour,
+                    "label": f"Send card {card} with {colour} {value} up",
+                }
+                for colour, value, _bullets in halves
+            )
+            table.append((first, second))
+        entry = _PLAY_TABLES[id(deck)] = (deck, table)
+    return entry[1]
+
+
 def _half_in(card: list[list[Any]], colour: str) -> list[Any] | None:
     """The half of a card that has ``colour``, or None."""
     first, second = card
@@ -78,6 +106,8 @@ class NapadEngine(Engine):
     min_players = 2
     max_players = 4
     bots = BOTS
+    # (the config object last set up from, a snapshot of it, its validated form)
+    _last_config: tuple[Any, Any, dict[str, Any]] | None = None
 
     # -- ruleset ---------------------------------------------------------------------------
 
@@ -104,6 +134,19 @@ class NapadEngine(Engine):
 
     # -- setup -----------------------------------------------------------------------------
 
+    def _validated(self, config: Any) -> dict[str, Any]:
+        """The validated config, reused while the caller keeps passing an unchanged config.
+
+        A simulation sets up thousands of games from one config; validating it every time
+        would cost more than playing. Sharing is safe: states only read the data they take.
+        """
+        cached = self._last_config
+        if cached is not None and cached[0] is config and cached[1] == config:
+            return cached[2]
+        validated = _validate_config(config)
+        self._last_config = (config, json.loads(json.dumps(config)), validated)
+        return validated
+
     def setup(
         self,
         config: dict[str, Any],
@@ -113,7 +156,7 @@ class NapadEngine(Engine):
         first_player: int | None = None,
         identities: Sequence[str] | None = None,
     ) -> State:
-        config = _validate_config(config)
+        config = self._validated(config)
         problems = []
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise ConfigError([("players", f"must be {self.min_players}..{self.max_players}")])
@@ -137,6 +180,8 @@ class NapadEngine(Engine):
         if first_player is None:
             first_player = stable_randbelow(players, rng_for(seed, "first-player"))
 
+        # One stream deals the treasury and the hideouts, in a fixed order.
+        deal = rng_for(seed, "deal")
         wagons = []
         treasury = []
         for colour, cargo in zip(COLOURS, CARGOES):
@@ -145,12 +190,12 @@ class NapadEngine(Engine):
                 [colour, value, bullets]
                 for value, bullets in zip(config["wagons"][cargo], config["wagon_bullets"][cargo])
             )
-            treasury.append(stable_shuffle(ids, rng_for(seed, f"treasury-{cargo}")))
+            treasury.append(stable_shuffle(ids, deal))
 
         hand_size = config["hand_size"]
         hands, hideouts = [], []
-        for seat in range(players):
-            hideout = stable_shuffle(list(range(CARDS_PER_GANG)), rng_for(seed, f"hideout-{seat}"))
+        for _seat in range(players):
+            hideout = stable_shuffle(list(range(CARDS_PER_GANG)), deal)
             hands.append(hideout[:hand_size])
             hideouts.append(hideout[hand_size:])
 
@@ -201,16 +246,13 @@ class NapadEngine(Engine):
         if state["turn"] != seat:
             return []
         deck = state["decks"][seat]
-        actions = [
-            {
-                "type": "play",
-                "card": card,
-                "colour": colour,
-                "label": f"Send card {card} with {colour} {value} up",
-            }
-            for card in state["hands"][seat]
-            for colour, value, _bullets in deck[card]
-        ]
+        table = _play_table(deck)
+        actions = []
+        for card in state["hands"][seat]:
+            first, second = table[card]
+            # Copies, so a caller that edits an action cannot change the next answer.
+            actions.append(first.copy())
+            actions.append(second.copy())
         if self._may_pass(state, seat):
             actions.append({"type": "pass", "label": PASS_LABEL})
         return actions
@@ -241,8 +283,8 @@ class NapadEngine(Engine):
         if kind == "play":
             return self._play(state, seat, action)
         if kind == "pass":
-            extra = set(action) - {"type", "label"}
-            if extra:
+            if not _PASS_KEYS.issuperset(action):
+                extra = set(action) - _PASS_KEYS
                 raise IllegalAction(
                     f"A pass takes no other fields (got {', '.join(sorted(map(str, extra)))})."
                 )
@@ -260,8 +302,8 @@ class NapadEngine(Engine):
         raise IllegalAction(f'Unknown action type {kind!r}: use "play" or "pass".')
 
     def _play(self, state: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
-        extra = set(action) - {"type", "card", "colour", "label"}
-        if extra:
+        if not _PLAY_KEYS.issuperset(action):
+            extra = set(action) - _PLAY_KEYS
             raise IllegalAction(
                 f"A play takes card and colour only (got {', '.join(sorted(map(str, extra)))})."
             )
@@ -278,7 +320,9 @@ class NapadEngine(Engine):
             )
         new = dict(state)
         hands = state["hands"][:]
-        hands[seat] = [c for c in hand if c != card]
+        hand = hand[:]
+        hand.remove(card)
+        hands[seat] = hand
         new["hands"] = hands
         played = state["played"][:]
         played[seat] = played[seat] + [[card, colour]]
@@ -371,14 +415,14 @@ class NapadEngine(Engine):
         captured = [loot[:] for loot in new["captured"]]
         captures = [records[:] for records in new["captures"]]
         train = new["train"]
+        totals_by_colour = {colour: [0] * players for colour in COLOURS}
+        for seat in range(players):
+            deck = decks[seat]
+            for card, colour in played[seat]:
+                totals_by_colour[colour][seat] += _half_in(deck[card], colour)[1]
         winner_of: dict[str, int] = {}
         for colour in COLOURS:
-            totals = [0] * players
-            for seat in range(players):
-                deck = decks[seat]
-                for card, card_colour in played[seat]:
-                    if card_colour == colour:
-                        totals[seat] += _half_in(deck[card], colour)[1]
+            totals = totals_by_colour[colour]
             best = max(totals)
             cargo = CARGO_OF_COLOUR[colour]
             if best == 0:

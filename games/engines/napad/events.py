@@ -75,7 +75,8 @@ def captured(
     event = _event(
         "captured",
         _(
-            "%(gang)s win the %(cargo)s with %(colour)s total %(total)s and capture %(count)s wagon(s)."
+            "%(gang)s win the %(cargo)s with %(colour)s total %(total)s "
+            "and capture %(count)s wagon(s)."
         ),
         seat=seat,
         gang=gang,
