@@ -3,8 +3,18 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from games.views import accounts, health, members
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("healthz", health.healthz, name="healthz"),
+    # Ours first: log-in is throttled; the rest are Django's auth views with our templates.
+    path("accounts/login/", accounts.login_view, name="login"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("members/", members.member_list, name="member_list"),
+    path("members/<str:username>/", members.member_detail, name="member_detail"),
     path("", include("games.urls")),
 ]

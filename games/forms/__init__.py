@@ -1,0 +1,1 @@
+"""HTML forms, one module per area."""

@@ -1,0 +1,149 @@
+"""Forms for members: sign-up, log-in with throttling, and the profile."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Player
+from games.services.accounts import (
+    login_attempts_exceeded,
+    login_failure_record,
+    login_failures_clear,
+)
+
+
+def client_ip(request) -> str | None:
+    """The address the request came from.
+
+    Behind the TLS proxy (SECURE_PROXY_SSL_HEADER set) the client is the last address the proxy
+    appended to X-Forwarded-For; anything before it was written by the client and can be forged.
+    """
+    if request is None:
+        return None
+    if getattr(settings, "SECURE_PROXY_SSL_HEADER", None):
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        if hops:
+            return hops[-1]
+    return request.META.get("REMOTE_ADDR") or None
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    names = sorted(zoneinfo.available_timezones() - {"localtime"})
+    return [(name, name.replace("_", " ")) for name in names]
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, refusing attempts once a username or address failed too often."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "throttled": _(
+            "Too many failed log-in attempts. Please wait a few minutes and try again, "
+            "or reset your password."
+        ),
+    }
+
+    def clean(self):
+        username = self.cleaned_data.get("username") or ""
+        ip = client_ip(self.request)
+        if login_attempts_exceeded(username=username, ip=ip):
+            raise ValidationError(self.error_messages["throttled"], code="throttled")
+        try:
+            cleaned = super().clean()
+        except ValidationError as exc:
+            if getattr(exc, "code", None) == "invalid_login":
+                login_failure_record(username=username, ip=ip)
+            raise
+        login_failures_clear(username=username)
+        return cleaned
+
+
+_AUTOCOMPLETE = {"username": "username", "email": "email", "display_name": "nickname"}
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("Email"),
+        help_text=_("For password resets and turn reminders. Never shown to other members."),
+    )
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=Player._meta.get_field("display_name").max_length,
+        help_text=_("How other members see you at the table."),
+    )
+    # Filled in by the browser (static/js/timezone.js); a bad or missing value means UTC.
+    time_zone = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email", "display_name")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Django's sign-up form offers a "usable password: no" choice meant for the admin.
+        self.fields.pop("usable_password", None)
+        for name in ("username", "email", "display_name"):
+            self.fields[name].widget.attrs.setdefault("autocomplete", _AUTOCOMPLETE[name])
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip()
+        if get_user_model().objects.filter(email__iexact=email).exists():
+            raise ValidationError(
+                _("A member with this email address already exists."), code="email_taken"
+            )
+        return email
+
+    def clean_time_zone(self) -> str:
+        value = self.cleaned_data.get("time_zone") or ""
+        return value if value in zoneinfo.available_timezones() else "UTC"
+
+
+class ProfileForm(forms.ModelForm):
+    email = forms.EmailField(
+        label=_("Email"), help_text=_("For password resets and turn reminders. Never shown.")
+    )
+
+    class Meta:
+        model = Player
+        fields = [
+            "display_name",
+            "time_zone",
+            "language",
+            "remind_by_email",
+            "remind_on_site",
+            "daily_digest",
+            "quiet_hours_start",
+            "quiet_hours_end",
+        ]
+        widgets = {
+            "quiet_hours_start": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "quiet_hours_end": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        }
+        help_texts = {
+            "time_zone": _("Deadlines and dates are shown in this time zone."),
+            "language": _("The language of the site and of the emails we send you."),
+            "quiet_hours_start": _("No reminders between these times (your time zone)."),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].widget = forms.Select(choices=time_zone_choices())
+        self.fields["email"].initial = self.instance.user.email
+        self.order_fields(["display_name", "email"])
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip()
+        others = get_user_model().objects.exclude(pk=self.instance.user_id)
+        if others.filter(email__iexact=email).exists():
+            raise ValidationError(
+                _("A member with this email address already exists."), code="email_taken"
+            )
+        return email

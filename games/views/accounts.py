@@ -1,0 +1,95 @@
+"""Account pages: log-in (throttled), sign-up and the member's own profile."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.debug import sensitive_post_parameters
+
+from games.forms.accounts import LoginForm, ProfileForm, SignUpForm
+from games.services.accounts import player_get_or_create, player_update, user_sign_up
+
+
+def remember_language(response: HttpResponse, language: str) -> HttpResponse:
+    """Switch this browser to the member's language, the way Django's set_language does."""
+    translation.activate(language)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+    return response
+
+
+class LoginView(auth_views.LoginView):
+    form_class = LoginForm
+    redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        player = player_get_or_create(user=form.get_user())
+        return remember_language(response, player.language)
+
+
+login_view = LoginView.as_view()
+
+
+@sensitive_post_parameters("password1", "password2")
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = ""
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        language = translation.get_language() or settings.LANGUAGE_CODE
+        if language not in dict(settings.LANGUAGES):
+            language = settings.LANGUAGE_CODE
+        user = user_sign_up(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+            display_name=form.cleaned_data["display_name"],
+            language=language,
+            time_zone=form.cleaned_data["time_zone"],
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(
+            request,
+            _("Welcome to the club, %(name)s! Check your profile for reminders and time zone.")
+            % {"name": user.player.display_name},
+        )
+        response = redirect(next_url or "profile")
+        return remember_language(response, language)
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    player = player_get_or_create(user=request.user)
+    form = ProfileForm(request.POST or None, instance=player)
+    if request.method == "POST" and form.is_valid():
+        fields = {name: form.cleaned_data[name] for name in ProfileForm.Meta.fields}
+        player_update(player=player, email=form.cleaned_data["email"], **fields)
+        response = redirect("profile")
+        remember_language(response, player.language)
+        # Said in the newly chosen language: the page that follows speaks it too.
+        messages.success(request, _("Your profile is saved."))
+        return response
+    return render(request, "accounts/profile.html", {"form": form, "player": player})
