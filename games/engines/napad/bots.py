@@ -13,11 +13,11 @@ from typing import Any
 
 from ..base import stable_choice
 
-# A card that wins goes into the box with both its halves: weigh that loss against the loot.
-PLAYED_HALF_COST = 0.5
-OTHER_HALF_COST = 0.25
-# Below this, a bid is not worth the cards it burns.
-MIN_GAIN = 0.5
+# A lead of this many points per rival still bidding counts as a sure win; smaller leads are
+# worth proportionally less, since rivals who have not passed can still overtake.
+SAFE_LEAD_PER_RIVAL = 4
+# Cards that win go into the box: each point on a card (both halves) costs this much loot.
+CARD_POINT_COST = 0.25
 
 
 def random_bot(engine: Any, state: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
@@ -35,10 +35,12 @@ def _prizes(table: dict[str, Any]) -> dict[str, int]:
 def heuristic_bot(
     engine: Any, state: dict[str, Any], seat: int, rng: random.Random
 ) -> dict[str, Any]:
-    """Bid where one card takes the lead on loot worth the card; otherwise pass to save cards.
+    """Play the card that most raises the expected loot, net of the cards it would burn.
 
-    It never adds to a colour it already leads (those cards would only go into the box), and
-    picks the cheapest card that takes the lead, so it keeps strong cards for later rounds.
+    For each colour it estimates the chance of winning from the lead over the best rival and
+    how many rivals are still bidding; a play is worth the wagons' value times the gain in that
+    chance, minus the cost of the card if it wins (it goes into the box). When no play is
+    worth it, it passes and keeps its cards for later rounds.
     """
     table = engine.view(state, seat)
     actions = table["legal_actions"]
@@ -47,27 +49,34 @@ def heuristic_bot(
     prizes = _prizes(table)
     totals = table["totals"]
     hand = {card["id"]: card for card in table["hand"]}
+    rivals_bidding = sum(
+        1 for other in table["seats"] if other["seat"] != seat and not other["passed"]
+    )
+
+    def chance(lead: int) -> float:
+        if lead <= 0:
+            return 0.0
+        if rivals_bidding == 0:
+            return 1.0
+        return min(1.0, lead / (SAFE_LEAD_PER_RIVAL * rivals_bidding))
 
     best_action = None
-    best_gain = MIN_GAIN
+    best_gain = 0.0
     for action in actions:
         if action["type"] != "play":
             continue
         colour = action["colour"]
         mine = totals[colour][seat]
         rivals = max(total for other, total in enumerate(totals[colour]) if other != seat)
-        if prizes[colour] == 0 or mine > rivals:
-            continue
         halves = hand[action["card"]]["halves"]
         up = next(h for h in halves if h["colour"] == colour)
         other = next(h for h in halves if h["colour"] != colour)
-        if mine + up["value"] <= rivals:
-            continue
+        before = chance(mine - rivals)
+        after = chance(mine + up["value"] - rivals)
         gain = (
-            prizes[colour]
-            - PLAYED_HALF_COST * up["value"]
-            - OTHER_HALF_COST * other["value"]
-            + rng.random() * 0.01  # breaks exact ties between equal cards without bias
+            prizes[colour] * (after - before)
+            - after * CARD_POINT_COST * (up["value"] + other["value"])
+            + rng.random() * 1e-3  # breaks exact ties between equal cards without bias
         )
         if gain > best_gain:
             best_gain = gain
@@ -77,8 +86,7 @@ def heuristic_bot(
     for action in actions:
         if action["type"] == "pass":
             return action
-    # Forced to play (the marker's first turn) with nothing worth it: spend the weakest half
-    # on the richest colour.
+    # Forced to play (the marker's first turn) with nothing worth it: spend the weakest half.
     return min(
         actions,
         key=lambda a: (
