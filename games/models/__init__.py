@@ -3,6 +3,7 @@
 from .games import Game, GameEvent, Seat
 from .notifications import Notification
 from .players import Player
+from .rules_admin import ModerationAction, RulesText, SimulationRun
 from .rulesets import Ruleset
 from .tables import ChatMessage, Invitation
 
@@ -11,8 +12,11 @@ __all__ = [
     "Game",
     "GameEvent",
     "Invitation",
+    "ModerationAction",
     "Notification",
     "Player",
     "Ruleset",
+    "RulesText",
     "Seat",
+    "SimulationRun",
 ]
