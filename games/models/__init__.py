@@ -1,6 +1,19 @@
 """The club's data. One module per area; everything is importable from ``games.models``."""
 
 from .games import Game, GameEvent, Seat
+from .leagues import (
+    Division,
+    Fixture,
+    FixtureSeat,
+    League,
+    Membership,
+    Rating,
+    RatingHistory,
+    ResultRecord,
+    Round,
+    Season,
+    Standing,
+)
 from .notifications import Notification
 from .players import Player
 from .rules_admin import ModerationAction, RulesText, SimulationRun
@@ -8,6 +21,17 @@ from .rulesets import Ruleset
 from .tables import ChatMessage, Invitation
 
 __all__ = [
+    "Division",
+    "Fixture",
+    "FixtureSeat",
+    "League",
+    "Membership",
+    "Rating",
+    "RatingHistory",
+    "ResultRecord",
+    "Round",
+    "Season",
+    "Standing",
     "ChatMessage",
     "Game",
     "GameEvent",
