@@ -1,5 +1,6 @@
 """The club's data. One module per area; everything is importable from ``games.models``."""
 
+from .api_tokens import ApiToken
 from .games import Game, GameEvent, Seat
 from .leagues import (
     Division,
@@ -21,6 +22,7 @@ from .rulesets import Ruleset
 from .tables import ChatMessage, Invitation
 
 __all__ = [
+    "ApiToken",
     "Division",
     "Fixture",
     "FixtureSeat",
