@@ -1,6 +1,15 @@
 """The club's data. One module per area; everything is importable from ``games.models``."""
 
 from .api_tokens import ApiToken
+from .clocks import (
+    DeadlineExtension,
+    DigestSent,
+    Leave,
+    ReminderSent,
+    StandingOrder,
+    TableNotice,
+    TurnClock,
+)
 from .games import Game, GameEvent, Seat
 from .leagues import (
     Division,
@@ -23,6 +32,13 @@ from .tables import ChatMessage, Invitation
 
 __all__ = [
     "ApiToken",
+    "DeadlineExtension",
+    "DigestSent",
+    "Leave",
+    "ReminderSent",
+    "StandingOrder",
+    "TableNotice",
+    "TurnClock",
     "Division",
     "Fixture",
     "FixtureSeat",
