@@ -1,0 +1,137 @@
+"""Reads: tables for the lobby, one game with its seats, who may see what, the log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Prefetch, Q, QuerySet
+
+from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Seat
+
+LOBBY_LIMIT = 50
+CHAT_LINES = 30
+
+
+def _seats_prefetch() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+
+
+def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
+    return queryset.select_related("ruleset").prefetch_related(_seats_prefetch())
+
+
+def game_with_seats(game_id: int) -> Game | None:
+    """The game, its ruleset and its seats (with players) in two queries."""
+    return _with_seats(Game.objects.filter(pk=game_id)).first()
+
+
+def player_of(user: AbstractBaseUser) -> Player | None:
+    if not user.is_authenticated:
+        return None
+    try:
+        return user.player
+    except Player.DoesNotExist:
+        return None
+
+
+@dataclass(frozen=True)
+class TableAccess:
+    """What a member may do at a table: watch it, and which seat (if any) is theirs."""
+
+    may_view: bool
+    seat: Seat | None
+    invited: bool
+
+    @property
+    def position(self) -> int | None:
+        return self.seat.position if self.seat is not None else None
+
+
+def table_access(game: Game, user: AbstractBaseUser) -> TableAccess:
+    """Members may watch open tables; an invite-only table only its players and invitees.
+
+    Expects ``game.seats`` prefetched (``game_with_seats``); costs a query only for an
+    invite-only table the member has no seat at.
+    """
+    player = player_of(user)
+    if player is None:
+        return TableAccess(may_view=False, seat=None, invited=False)
+    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
+    if seat is not None:
+        return TableAccess(may_view=True, seat=seat, invited=False)
+    invited = game.invite_only and Invitation.objects.filter(game=game, player=player).exists()
+    may_view = not game.invite_only or invited or game.created_by_id == user.pk or user.is_staff
+    return TableAccess(may_view=may_view, seat=None, invited=invited)
+
+
+def lobby_open_tables(user: AbstractBaseUser) -> list[Game]:
+    """Tables waiting for players that this member may join: open ones and invitations."""
+    player = player_of(user)
+    visible = Q(invite_only=False) | Q(created_by=user.pk)
+    if player is not None:
+        visible |= Q(pk__in=Invitation.objects.filter(player=player).values("game_id"))
+    queryset = Game.objects.filter(visible, status=Game.Status.OPEN).order_by("-created_at")
+    return list(_with_seats(queryset)[:LOBBY_LIMIT])
+
+
+def lobby_my_games(user: AbstractBaseUser) -> list[Game]:
+    """My open and running tables, those where it is my turn first, then by deadline."""
+    player = player_of(user)
+    if player is None:
+        return []
+    queryset = Game.objects.filter(
+        status__in=[Game.Status.OPEN, Game.Status.RUNNING],
+        pk__in=Seat.objects.filter(player=player).values("game_id"),
+    ).defer("state", "config")
+    games = list(_with_seats(queryset)[:LOBBY_LIMIT])
+    for game in games:
+        mine = next(s for s in game.seats.all() if s.player_id == player.pk)
+        game.my_turn = game.status == Game.Status.RUNNING and mine.position in game.to_move
+    far_future = 2**62
+    games.sort(
+        key=lambda g: (
+            not g.my_turn,
+            g.status != Game.Status.RUNNING,
+            g.deadline.timestamp() if g.deadline else far_future,
+        )
+    )
+    return games
+
+
+def lobby_finished_games(user: AbstractBaseUser) -> list[Game]:
+    """Recently finished tables: mine first, then any public one."""
+    player = player_of(user)
+    queryset = (
+        Game.objects.filter(status=Game.Status.FINISHED)
+        .filter(Q(invite_only=False) | Q(seats__player=player))
+        .distinct()
+        .defer("state", "config")
+        .order_by("-finished_at")
+    )
+    return list(_with_seats(queryset)[:LOBBY_LIMIT])
+
+
+def game_events(game: Game, *, upto: int | None = None) -> list[GameEvent]:
+    """The game's applied actions in order (up to sequence number ``upto``)."""
+    queryset = GameEvent.objects.filter(game=game).order_by("seq")
+    if upto is not None:
+        queryset = queryset.filter(seq__lte=upto)
+    return list(queryset)
+
+
+def game_recent_events(game: Game, *, limit: int) -> list[GameEvent]:
+    """The last ``limit`` events, oldest first (one query whatever the game's length)."""
+    recent = list(GameEvent.objects.filter(game=game).order_by("-seq")[:limit])
+    recent.reverse()
+    return recent
+
+
+def game_chat(game: Game, *, limit: int = CHAT_LINES) -> list[ChatMessage]:
+    lines = list(
+        ChatMessage.objects.filter(game=game)
+        .select_related("player")
+        .order_by("-created_at", "-pk")[:limit]
+    )
+    lines.reverse()
+    return lines

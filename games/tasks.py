@@ -1,0 +1,10 @@
+"""Celery tasks: one-line wrappers around services."""
+
+from celery import shared_task
+
+from games.services import play
+
+
+@shared_task(name="games.bot_move_play")
+def bot_move_play_task(game_id: int, version: int) -> None:
+    play.bot_move_play(game_id, version)
