@@ -1,0 +1,281 @@
+"""Moderators keeping games running: abort, extend the deadline, hand a seat to a bot or to a
+substitute member. Each action is one transaction that also writes a ``ModerationAction``
+(who, when, what, why) and tells open pages on commit.
+
+These never bump ``Game.version``: the version counts moves (``GameEvent.seq`` follows it),
+and a moderator's action is not a move. A page learns of it from the broadcast, and a move
+made on it is still judged by the play service (an aborted game refuses every move).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.broadcast import game_updated_on_commit
+from games.engines import get_engine
+from games.models import Game, ModerationAction, Notification, Player, Seat
+
+# A moderator may push a deadline this far at once; repeated extensions are audited.
+MAX_DEADLINE_EXTENSION = timedelta(days=30)
+MAX_REASON_LENGTH = 1000
+
+
+class ModerationError(Exception):
+    """The action does not fit the game's situation; ``message`` says why, for people."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def _locked(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise ModerationError(_("There is no such game.")) from None
+
+
+def _clean_reason(reason: str, *, required: bool) -> str:
+    reason = (reason or "").strip()
+    if required and not reason:
+        raise ModerationError(_("Give a reason: the players will read it."))
+    if len(reason) > MAX_REASON_LENGTH:
+        raise ModerationError(
+            _("Keep the reason under %(max)s characters.") % {"max": MAX_REASON_LENGTH}
+        )
+    return reason
+
+
+def _refuse_unless_running(game: Game) -> None:
+    if game.status != Game.Status.RUNNING:
+        raise ModerationError(
+            _("Game %(game)s is %(status)s, not running.")
+            % {"game": game.pk, "status": game.get_status_display()}
+        )
+
+
+def _seat(game: Game, position: int) -> Seat:
+    seat = Seat.objects.select_related("player").filter(game=game, position=position).first()
+    if seat is None:
+        raise ModerationError(_("There is no seat %(seat)s at this table.") % {"seat": position})
+    return seat
+
+
+def _audit(
+    *,
+    game: Game,
+    actor: AbstractBaseUser,
+    action: str,
+    reason: str,
+    seat: Seat | None = None,
+    details: dict | None = None,
+) -> ModerationAction:
+    return ModerationAction.objects.create(
+        game=game,
+        seat_position=seat.position if seat is not None else None,
+        action=action,
+        actor=actor if actor.is_authenticated else None,
+        reason=reason,
+        details=details or {},
+    )
+
+
+def _notify_on_commit(game: Game, players: list[Player], kind: str, text: str, key: str) -> None:
+    """A bell notification for each seated member, once per moderation action."""
+    from games.broadcast import user_notified_on_commit
+
+    for player in players:
+        Notification.objects.get_or_create(
+            player=player,
+            key=key,
+            defaults={"game": game, "kind": kind, "text": text[:300]},
+        )
+        user_notified_on_commit(player.user_id)
+
+
+def game_abort(*, game_id: int, actor: AbstractBaseUser, reason: str) -> ModerationAction:
+    """Stop a game for good. The reason is shown to the players on the game page."""
+    reason = _clean_reason(reason, required=True)
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status not in {Game.Status.OPEN, Game.Status.RUNNING}:
+            raise ModerationError(
+                _("Game %(game)s is already %(status)s.")
+                % {"game": game.pk, "status": game.get_status_display()}
+            )
+        previous = game.status
+        updated = Game.objects.filter(pk=game.pk, status=previous).update(
+            status=Game.Status.ABORTED,
+            abort_reason=reason,
+            deadline=None,
+            to_move=[],
+            finished_at=timezone.now(),
+        )
+        if not updated:
+            raise ModerationError(_("The game changed meanwhile; look again."))
+        record = _audit(
+            game=game,
+            actor=actor,
+            action=ModerationAction.Action.ABORT,
+            reason=reason,
+            details={"previous_status": previous, "version": game.version},
+        )
+        players = [seat.player for seat in game.seats.select_related("player") if seat.player]
+        _notify_on_commit(
+            game,
+            players,
+            "game_aborted",
+            _("Game #%(game)s was stopped by a moderator: %(reason)s")
+            % {"game": game.pk, "reason": reason},
+            key=f"moderation:{record.pk}",
+        )
+        game_updated_on_commit(game.pk, game.version)
+    return record
+
+
+def deadline_extend(
+    *, game_id: int, actor: AbstractBaseUser, by: timedelta, reason: str = ""
+) -> ModerationAction:
+    """Give the players to move more time for the current decision."""
+    reason = _clean_reason(reason, required=False)
+    if not timedelta(0) < by <= MAX_DEADLINE_EXTENSION:
+        raise ModerationError(_("Extend by more than nothing and at most 30 days."))
+    with transaction.atomic():
+        game = _locked(game_id)
+        _refuse_unless_running(game)
+        if game.deadline is None:
+            raise ModerationError(_("This game has no deadline running."))
+        old_deadline = game.deadline
+        # An overdue deadline is extended from now, or the extension could still be in the past.
+        new_deadline = max(old_deadline, timezone.now()) + by
+        updated = Game.objects.filter(
+            pk=game.pk, version=game.version, status=Game.Status.RUNNING
+        ).update(deadline=new_deadline)
+        if not updated:
+            raise ModerationError(_("The game moved on meanwhile; look again."))
+        record = _audit(
+            game=game,
+            actor=actor,
+            action=ModerationAction.Action.EXTEND_DEADLINE,
+            reason=reason,
+            details={
+                "old_deadline": old_deadline.isoformat(),
+                "new_deadline": new_deadline.isoformat(),
+                "by_seconds": int(by.total_seconds()),
+                "version": game.version,
+            },
+        )
+        game_updated_on_commit(game.pk, game.version)
+    return record
+
+
+def _bot_move_queue_on_commit(game_id: int, version: int) -> None:
+    def queue() -> None:
+        from games.tasks import bot_move_play_task
+
+        bot_move_play_task.apply_async(
+            (game_id, version), countdown=getattr(settings, "NAPAD_BOT_MOVE_DELAY", 0)
+        )
+
+    transaction.on_commit(queue)
+
+
+def seat_to_bot(
+    *, game_id: int, position: int, actor: AbstractBaseUser, bot_kind: str, reason: str = ""
+) -> ModerationAction:
+    """A bot plays this seat from now on; if the seat is to act, the bot moves at once.
+
+    The member stays recorded on the seat (``replaced_by_bot`` marks it for the league) and
+    keeps seeing their seat's view; only the bot acts for it.
+    """
+    reason = _clean_reason(reason, required=False)
+    with transaction.atomic():
+        game = _locked(game_id)
+        _refuse_unless_running(game)
+        engine = get_engine(game.kind)
+        if bot_kind not in engine.bots:
+            raise ModerationError(
+                _("“%(bot)s” is not a bot of this game; choose one of %(bots)s.")
+                % {"bot": bot_kind, "bots": ", ".join(sorted(engine.bots))}
+            )
+        seat = _seat(game, position)
+        if seat.is_bot:
+            raise ModerationError(_("A bot already plays this seat."))
+        Seat.objects.filter(pk=seat.pk).update(bot_kind=bot_kind, replaced_by_bot=True)
+        record = _audit(
+            game=game,
+            actor=actor,
+            action=ModerationAction.Action.SEAT_TO_BOT,
+            reason=reason,
+            seat=seat,
+            details={
+                "bot_kind": bot_kind,
+                "player": seat.player.display_name if seat.player else None,
+                "player_id": seat.player_id,
+                "version": game.version,
+            },
+        )
+        if position in (game.to_move or []):
+            _bot_move_queue_on_commit(game.pk, game.version)
+        game_updated_on_commit(game.pk, game.version)
+    return record
+
+
+def seat_to_substitute(
+    *,
+    game_id: int,
+    position: int,
+    actor: AbstractBaseUser,
+    substitute: Player,
+    reason: str = "",
+) -> ModerationAction:
+    """Another member takes this seat (a human or a bot's). From now on they see exactly that
+    seat's information and nothing of any other; the member they replace becomes a spectator.
+    """
+    reason = _clean_reason(reason, required=False)
+    with transaction.atomic():
+        game = _locked(game_id)
+        _refuse_unless_running(game)
+        seat = _seat(game, position)
+        if seat.player_id == substitute.pk and not seat.is_bot:
+            raise ModerationError(_("That member already plays this seat."))
+        if Seat.objects.filter(game=game, player=substitute).exclude(pk=seat.pk).exists():
+            raise ModerationError(
+                _("%(member)s already has another seat at this table.")
+                % {"member": substitute.display_name}
+            )
+        previous = seat.player
+        Seat.objects.filter(pk=seat.pk).update(
+            player=substitute, bot_kind="", consecutive_timeouts=0
+        )
+        record = _audit(
+            game=game,
+            actor=actor,
+            action=ModerationAction.Action.SEAT_TO_SUBSTITUTE,
+            reason=reason,
+            seat=seat,
+            details={
+                "previous_player": previous.display_name if previous else None,
+                "previous_player_id": previous.pk if previous else None,
+                "previous_bot_kind": seat.bot_kind,
+                "substitute": substitute.display_name,
+                "substitute_id": substitute.pk,
+                "version": game.version,
+            },
+        )
+        _notify_on_commit(
+            game,
+            [substitute],
+            "seat_substitute",
+            _("A moderator gave you seat %(seat)s of game #%(game)s.")
+            % {"seat": position + 1, "game": game.pk},
+            key=f"moderation:{record.pk}",
+        )
+        game_updated_on_commit(game.pk, game.version)
+    return record
