@@ -6,7 +6,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from .broadcast import user_group
+from .broadcast import game_group, user_group
+from .rendering import render_chat, render_game_live
+from .selectors import game_with_seats, table_access
 
 
 class NotificationConsumer(AsyncWebsocketConsumer):
@@ -34,3 +36,54 @@ class NotificationConsumer(AsyncWebsocketConsumer):
         player = getattr(user, "player", None)
         unread = player.notifications.filter(read_at__isnull=True).count() if player else 0
         return render_to_string("partials/bell.html", {"unread_notifications": unread, "oob": True})
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """One open game page. On every ``game.updated`` it renders the live fragment for its own
+    user's seat (a spectator gets the public view) and pushes it; on connect it sends the
+    current one, so a page that reconnects catches up."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        if not await self._may_view():
+            await self.close(code=4403)
+            return
+        self.group = game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send(text_data=await self._render())
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        # Moves go through HTTP (CSRF, one code path); the socket only listens.
+        return
+
+    async def game_updated(self, event: dict) -> None:
+        html = await self._render()
+        if html:
+            await self.send(text_data=html)
+
+    @database_sync_to_async
+    def _may_view(self) -> bool:
+        game = game_with_seats(self.game_id)
+        return game is not None and table_access(game, self.scope["user"]).may_view
+
+    @database_sync_to_async
+    def _render(self) -> str:
+        game = game_with_seats(self.game_id)
+        if game is None:
+            return ""
+        user = self.scope["user"]
+        access = table_access(game, user)
+        if not access.may_view:
+            return ""
+        return render_game_live(game, position=access.position, user=user, oob=True) + render_chat(
+            game, oob=True
+        )

@@ -6,4 +6,5 @@ from games import consumers
 
 websocket_urlpatterns = [
     path("ws/notifications/", consumers.NotificationConsumer.as_asgi()),
+    path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),
 ]

@@ -1,0 +1,172 @@
+"""The create-a-table form: game and ruleset version, the engine's options, seats, clock, bots,
+and who may join. Options and bot kinds come from the engines, so a new variant needs no form
+change."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from games.engines import get_engine
+from games.models import Player, Ruleset
+
+MAX_SEATS = 6
+TURN_TIME_LIMITS = {
+    "5m": (timedelta(minutes=5), _("5 minutes (a live table)")),
+    "1h": (timedelta(hours=1), _("1 hour")),
+    "12h": (timedelta(hours=12), _("12 hours")),
+    "24h": (timedelta(hours=24), _("24 hours")),
+    "72h": (timedelta(hours=72), _("72 hours")),
+}
+
+
+def playable_rulesets():
+    """Published rulesets whose engine is installed."""
+    kinds = []
+    for kind in Ruleset.Kind.values:
+        try:
+            get_engine(kind)
+        except ImportError:
+            continue
+        kinds.append(kind)
+    return Ruleset.objects.filter(status=Ruleset.Status.PUBLISHED, kind__in=kinds).order_by(
+        "kind", "name", "-version"
+    )
+
+
+class RulesetChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Ruleset) -> str:
+        return f"{obj.get_kind_display()} — {obj.name} (v{obj.version})"
+
+
+class TableCreateForm(forms.Form):
+    ruleset = RulesetChoiceField(label=_("Game and ruleset"), queryset=Ruleset.objects.none())
+    seats = forms.IntegerField(label=_("Seats"), min_value=2, max_value=MAX_SEATS, initial=2)
+    turn_time_limit = forms.ChoiceField(
+        label=_("Turn time limit"),
+        choices=[(key, label) for key, (_delta, label) in TURN_TIME_LIMITS.items()],
+        initial="24h",
+    )
+    invite_only = forms.BooleanField(
+        label=_("Invite only"),
+        required=False,
+        help_text=_("Only the members you invite can see and join the table."),
+    )
+    invitees = forms.CharField(
+        label=_("Invite members"),
+        required=False,
+        help_text=_("Usernames, separated by commas or spaces."),
+    )
+
+    def __init__(self, *args: Any, user=None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["ruleset"].queryset = playable_rulesets()
+        # One field per option and per bot seat, across every installed engine; only those of
+        # the chosen game apply (the template groups option fields by game).
+        self.option_fields: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+        bot_choices: dict[str, str] = {}
+        for ruleset in self.fields["ruleset"].queryset.order_by("kind").distinct():
+            engine = get_engine(ruleset.kind)
+            for bot in engine.bots:
+                bot_choices.setdefault(bot, bot)
+            if ruleset.kind in self.option_fields:
+                continue
+            self.option_fields[ruleset.kind] = []
+            for option in engine.options(ruleset.config):
+                name = f"option_{ruleset.kind}_{option['key']}"
+                if option["type"] == "bool":
+                    field = forms.BooleanField(required=False)
+                else:
+                    field = forms.ChoiceField(
+                        required=False,
+                        choices=[("", _("as the ruleset says"))]
+                        + [(str(choice), str(choice)) for choice in option.get("choices", [])],
+                    )
+                field.label = option["label"]
+                field.help_text = option.get("help", "")
+                self.fields[name] = field
+                self.option_fields[ruleset.kind].append((name, option))
+        self.bot_field_names = []
+        for position in range(MAX_SEATS):
+            name = f"bot_{position}"
+            self.fields[name] = forms.ChoiceField(
+                label=_("Seat %(seat)s") % {"seat": position + 1},
+                required=False,
+                choices=[("", _("a member"))]
+                + [(bot, _("bot: %(kind)s") % {"kind": bot}) for bot in bot_choices],
+            )
+            self.bot_field_names.append(name)
+
+    def option_groups(self):
+        """(game name, [bound fields]) for the template."""
+        return [
+            (dict(Ruleset.Kind.choices)[kind], [self[name] for name, _option in fields])
+            for kind, fields in self.option_fields.items()
+            if fields
+        ]
+
+    def bot_fields(self):
+        return [self[name] for name in self.bot_field_names]
+
+    def clean_turn_time_limit(self) -> timedelta:
+        return TURN_TIME_LIMITS[self.cleaned_data["turn_time_limit"]][0]
+
+    def clean_invitees(self) -> list[Player]:
+        names = self.cleaned_data["invitees"].replace(",", " ").split()
+        if not names:
+            return []
+        users = get_user_model().objects.filter(username__in=names).select_related("player")
+        found = {u.username: u for u in users}
+        unknown = [name for name in names if name not in found]
+        if unknown:
+            raise forms.ValidationError(
+                _("No member is called %(names)s.") % {"names": ", ".join(unknown)}
+            )
+        missing = [name for name, u in found.items() if not hasattr(u, "player")]
+        if missing:
+            raise forms.ValidationError(
+                _("%(names)s cannot play yet.") % {"names": ", ".join(missing)}
+            )
+        return [found[name].player for name in dict.fromkeys(names)]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        ruleset = cleaned.get("ruleset")
+        seats = cleaned.get("seats")
+        if ruleset is None:
+            return cleaned
+        options = {}
+        for name, option in self.option_fields.get(ruleset.kind, []):
+            value = cleaned.get(name)
+            if option["type"] == "bool":
+                if bool(value) != bool(option.get("default", ruleset.config.get(option["key"]))):
+                    options[option["key"]] = bool(value)
+            elif value not in ("", None):
+                choices = {str(choice): choice for choice in option.get("choices", [])}
+                options[option["key"]] = choices.get(value, value)
+        cleaned["options"] = options
+        engine = get_engine(ruleset.kind)
+        bot_seats = {}
+        for position, name in enumerate(self.bot_field_names):
+            bot = cleaned.get(name)
+            if not bot:
+                continue
+            if seats is not None and position >= seats:
+                self.add_error(name, _("This seat is not at the table."))
+            elif bot not in engine.bots:
+                self.add_error(name, _("%(game)s has no such bot.") % {"game": engine.name})
+            else:
+                bot_seats[position] = bot
+        cleaned["bot_seats"] = bot_seats
+        return cleaned
+
+    def add_service_problems(self, problems: dict[str | None, list[str]]) -> None:
+        """Show a service's refusal next to the field it names (or above the form)."""
+        for key, messages in problems.items():
+            for message in messages:
+                self.add_error(key if key in self.fields else None, message)

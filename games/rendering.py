@@ -1,0 +1,218 @@
+"""Turning a game and a viewer into HTML: the one place the HTTP views and the consumer share.
+
+Everything a page shows of a game comes from ``engine.view(state, seat)`` (plus the viewer's
+legal actions), never from the stored state directly, so a fragment can only hold what that
+viewer may see. ``Game.state`` and ``Game.seed`` never reach a template.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.engines import get_engine
+from games.models import Game, GameEvent, Seat
+from games.selectors import game_chat, game_recent_events
+
+LOG_LINES = 20
+LIVE_TEMPLATE = "games/game_detail.html#live"
+CHAT_TEMPLATE = "games/game_detail.html#chat"
+
+
+def event_text(event: dict[str, Any]) -> str:
+    """An engine event in words, in the viewer's language (the engine marks its texts)."""
+    text = event.get("text", "")
+    try:
+        return _(text) % event.get("args", {})
+    except (KeyError, TypeError, ValueError):
+        return text
+
+
+def event_texts(
+    game_event: GameEvent, position: int | None, *, everything: bool = False
+) -> list[str]:
+    """What a viewer may read of one logged action: public events and their own private ones."""
+    texts = [event_text(event) for event in game_event.public_events]
+    for event in game_event.private_events:
+        if everything or (position is not None and position in event.get("private_to", ())):
+            texts.append(event_text(event))
+    return texts
+
+
+def log_entries(
+    events: list[GameEvent], position: int | None, *, everything: bool = False
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "seq": event.seq,
+            "seat": event.seat,
+            "when": event.created_at,
+            "by_clock": event.by_clock,
+            "texts": event_texts(event, position, everything=everything),
+        }
+        for event in events
+    ]
+
+
+def duration_text(duration: timedelta) -> str:
+    """A turn time limit as people say it: "3 days", "12 hours", "5 minutes"."""
+    minutes = int(duration.total_seconds() // 60)
+    if minutes % (24 * 60) == 0:
+        days = minutes // (24 * 60)
+        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+    if minutes % 60 == 0:
+        hours = minutes // 60
+        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+
+
+def seat_name(seat: Seat) -> str:
+    if seat.player is not None:
+        return seat.player.display_name
+    return _("Bot (%(kind)s)") % {"kind": seat.bot_kind}
+
+
+def action_key(action: dict[str, Any]) -> str:
+    """An action as canonical JSON without its label: what the buttons post."""
+    return json.dumps({k: v for k, v in action.items() if k != "label"}, sort_keys=True)
+
+
+def _napad_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bool:
+    """Group played cards by colour and hang the legal play on each half of my hand.
+
+    Returns True: every legal action has its button on the board."""
+    for seat in view["seats"]:
+        groups = []
+        for colour in ("yellow", "red", "green"):
+            cards = [card for card in seat["played"] if card["colour"] == colour]
+            if cards:
+                groups.append(
+                    {
+                        "colour": colour,
+                        "cargo": next(
+                            h["cargo"] for h in cards[0]["halves"] if h["colour"] == colour
+                        ),
+                        "cards": cards,
+                        "total": seat["totals"][colour],
+                    }
+                )
+        seat["played_by_colour"] = groups
+    for card in view.get("hand") or []:
+        for half in card["halves"]:
+            key = action_key({"type": "play", "card": card["id"], "colour": half["colour"]})
+            half["action"] = key if key in legal else None
+    pass_key = action_key({"type": "pass"})
+    view["pass_action"] = pass_key if pass_key in legal else None
+    return True
+
+
+_DECORATORS = {"napad": _napad_decorate}
+
+
+def board_context(
+    game: Game,
+    state: dict[str, Any] | None,
+    position: int | None,
+    *,
+    with_actions: bool = True,
+) -> dict[str, Any]:
+    """The viewer's board: the engine's view, seat names, and the actions they may take."""
+    seats = list(game.seats.all())
+    names = {seat.position: seat_name(seat) for seat in seats}
+    context: dict[str, Any] = {
+        "board_template": f"games/{game.kind}/board.html",
+        "view": None,
+        "actions": [],
+        "names": names,
+    }
+    if state is None:
+        return context
+    engine = get_engine(game.kind)
+    view = engine.view(state, position)
+    for seat_view in view.get("seats", ()):
+        if isinstance(seat_view, dict) and "seat" in seat_view:
+            seat_view["name"] = names.get(seat_view["seat"], "")
+    legal_actions = []
+    if with_actions and position is not None and position in engine.to_move(state):
+        legal_actions = engine.legal_actions(state, position)
+    legal = {action_key(action): action for action in legal_actions}
+    decorate = _DECORATORS.get(game.kind)
+    actions_on_board = decorate(view, legal) if decorate is not None else False
+    context["view"] = view
+    # A board that draws its own buttons needs no list; otherwise the engine's labels serve.
+    if not actions_on_board:
+        context["actions"] = [
+            {"json": key, "label": _(action.get("label", key))} for key, action in legal.items()
+        ]
+    return context
+
+
+def game_context(
+    game: Game, *, position: int | None, message: str = "", message_ok: bool = True
+) -> dict[str, Any]:
+    """Everything the live part of the game page needs, for one viewer."""
+    engine = get_engine(game.kind)
+    state = engine.from_json(game.state) if game.state is not None else None
+    context = board_context(game, state, position)
+    seats = list(game.seats.all())
+    context.update(
+        game=game,
+        seats=seats,
+        position=position,
+        my_seat=next((s for s in seats if s.position == position), None),
+        to_move_names=[context["names"].get(p, "") for p in game.to_move],
+        my_turn=position is not None and position in game.to_move,
+        message=message,
+        message_ok=message_ok,
+        log=log_entries(game_recent_events(game, limit=LOG_LINES), position),
+        turn_time_limit=duration_text(game.turn_time_limit),
+        result=None,
+    )
+    if game.status == Game.Status.FINISHED and state is not None:
+        result = engine.result(state)
+        context["result"] = {
+            "tie_break": result.get("tie_break", ""),
+            "rows": [
+                {
+                    **row,
+                    "name": context["names"].get(row["seat"], ""),
+                    "identity": seats[row["seat"]].identity if row["seat"] < len(seats) else "",
+                    "breakdown": result["breakdown"][row["seat"]],
+                }
+                for row in result["ranking"]
+            ],
+            "breakdown_template": f"games/{game.kind}/result.html",
+        }
+    return context
+
+
+def render_game_live(
+    game: Game,
+    *,
+    position: int | None,
+    request: HttpRequest | None = None,
+    user: Any = None,
+    message: str = "",
+    message_ok: bool = True,
+    oob: bool = False,
+) -> str:
+    """The live part of the page (status, board, actions, result, log) for one viewer.
+
+    Without a request (the consumer) pass the ``user`` the fragment is for."""
+    context = game_context(game, position=position, message=message, message_ok=message_ok)
+    context["oob"] = oob
+    if request is None:
+        context["user"] = user
+    return render_to_string(LIVE_TEMPLATE, context, request=request)
+
+
+def render_chat(game: Game, *, request: HttpRequest | None = None, oob: bool = False) -> str:
+    return render_to_string(
+        CHAT_TEMPLATE, {"game": game, "chat": game_chat(game), "oob": oob}, request=request
+    )

@@ -1,0 +1,190 @@
+"""A table's pages: the game page (HTMX fragment or whole page), moves, seat changes, the
+log, chat, verify and the replay viewer. Views stay thin: selectors read, services write."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from games.engines import EngineError, get_engine
+from games.models import Game
+from games.rendering import (
+    board_context,
+    game_context,
+    log_entries,
+    render_chat,
+    render_game_live,
+)
+from games.selectors import TableAccess, game_chat, game_events, game_with_seats, table_access
+from games.services import play
+from games.services.replay import game_replay_state, game_verify
+
+
+def _visible_game(request: HttpRequest, game_id: int) -> tuple[Game, TableAccess]:
+    """The game and the member's access to it; 404 for tables they may not see (an
+    invite-only table's existence is not revealed)."""
+    game = game_with_seats(game_id)
+    if game is None:
+        raise Http404(_("There is no such table."))
+    access = table_access(game, request.user)
+    if not access.may_view:
+        raise Http404(_("There is no such table."))
+    return game, access
+
+
+def _live_response(
+    request: HttpRequest, game_id: int, *, message: str = "", ok: bool = True
+) -> HttpResponse:
+    """After a POST: HTMX gets the fresh live fragment with the message (always 200, so htmx
+    swaps it); a plain form post gets the message and a redirect to the page."""
+    if request.htmx:
+        game, access = _visible_game(request, game_id)
+        html = render_game_live(
+            game,
+            position=access.position,
+            request=request,
+            message=message,
+            message_ok=ok,
+        )
+        return HttpResponse(html)
+    if message:
+        (messages.success if ok else messages.error)(request, message)
+    return redirect("game_detail", game_id=game_id)
+
+
+@login_required
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    game, access = _visible_game(request, game_id)
+    if request.htmx:
+        return HttpResponse(render_game_live(game, position=access.position, request=request))
+    context = game_context(game, position=access.position)
+    context.update(chat=game_chat(game), chat_form=access.seat is not None)
+    return render(request, "games/game_detail.html", context)
+
+
+@login_required
+@require_POST
+def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
+    result = play.move_submit(
+        game_id=game_id,
+        user=request.user,
+        action=request.POST.get("action", ""),
+        expected_version=request.POST.get("version"),
+    )
+    return _live_response(request, game_id, message=result.message, ok=result.ok)
+
+
+def _table_change(
+    change: Callable[..., object], done_message
+) -> Callable[[HttpRequest, int], HttpResponse]:
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, game_id: int) -> HttpResponse:
+        try:
+            change(game_id=game_id, user=request.user)
+        except play.PlayError as error:
+            return _live_response(request, game_id, message=error.message, ok=False)
+        if change is play.seat_leave and not request.htmx:
+            messages.success(request, str(done_message))
+            return redirect("lobby")
+        return _live_response(request, game_id, message=str(done_message))
+
+    view.__name__ = change.__name__
+    return view
+
+
+seat_join = _table_change(play.seat_join, gettext_lazy("You took a seat."))
+seat_leave = _table_change(play.seat_leave, gettext_lazy("You left the table."))
+game_start = _table_change(play.game_start, gettext_lazy("The game has started."))
+game_cancel = _table_change(play.game_cancel, gettext_lazy("The table is cancelled."))
+
+
+@login_required
+def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
+    game, access = _visible_game(request, game_id)
+    everything = game.status == Game.Status.FINISHED
+    entries = log_entries(game_events(game), access.position, everything=everything)
+    return render(
+        request,
+        "games/game_log.html",
+        {"game": game, "log": entries, "position": access.position},
+    )
+
+
+@login_required
+@require_POST
+def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
+    game, access = _visible_game(request, game_id)
+    try:
+        play.chat_message_post(
+            game_id=game.pk, user=request.user, text=request.POST.get("text", "")
+        )
+    except play.PlayError as error:
+        if not request.htmx:
+            messages.error(request, error.message)
+            return redirect("game_detail", game_id=game.pk)
+        response = HttpResponse(render_chat(game, request=request))
+        response["HX-Trigger"] = "chat-refused"
+        return response
+    if request.htmx:
+        return HttpResponse(render_chat(game, request=request))
+    return redirect("game_detail", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def game_verify_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    game, _access = _visible_game(request, game_id)
+    verification = game_verify(game, game_events(game))
+    return render(request, "games/verify_result.html", {"verification": verification})
+
+
+def _int_or(value: str | None, default: int | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else default
+    except ValueError:
+        return default
+
+
+@login_required
+def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through a game. After the end, anyone who may watch sees every seat's view and
+    every private event; during the game, a player replays only what their seat saw."""
+    game, access = _visible_game(request, game_id)
+    finished = game.status == Game.Status.FINISHED
+    if game.status != Game.Status.RUNNING and not finished:
+        raise Http404(_("This game has nothing to replay."))
+    if not finished and access.seat is None:
+        raise Http404(_("Only the players can replay a game that is still running."))
+    events = game_events(game)
+    step = min(max(_int_or(request.GET.get("step"), 0), 0), len(events))
+    if finished:
+        seat_positions = [seat.position for seat in game.seats.all()]
+        viewer = _int_or(request.GET.get("seat"), None)
+        position = viewer if viewer in seat_positions else None
+    else:
+        seat_positions = [access.position]
+        position = access.position
+    try:
+        state = game_replay_state(game, events, step)
+    except EngineError:
+        raise Http404(_("This game cannot be replayed.")) from None
+    context = board_context(game, state, position, with_actions=False)
+    context.update(
+        game=game,
+        step=step,
+        steps=len(events),
+        position=position,
+        seat_positions=seat_positions,
+        finished=finished,
+        engine_name=get_engine(game.kind).name,
+        log=log_entries(events[:step], position, everything=finished)[-1:],
+    )
+    return render(request, "games/game_replay.html", context)
