@@ -3,7 +3,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games.views import accounts, health, members
+from games.api import api
+from games.views import accounts, api_tokens, health, members
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -13,8 +14,15 @@ urlpatterns = [
     path("accounts/login/", accounts.login_view, name="login"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/api-tokens/", api_tokens.api_tokens, name="api_tokens"),
+    path(
+        "accounts/api-tokens/<int:token_id>/revoke",
+        api_tokens.api_token_revoke_view,
+        name="api_token_revoke",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("members/", members.member_list, name="member_list"),
     path("members/<str:username>/", members.member_detail, name="member_detail"),
+    path("api/", api.urls),
     path("", include("games.urls")),
 ]
