@@ -6,6 +6,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
@@ -75,3 +76,5 @@ async def test_it_pushes_the_bell_when_the_member_is_notified(alice, bob):
     assert await bob_socket.receive_nothing(timeout=0.2)
     await alice_socket.disconnect()
     await bob_socket.disconnect()
+    # The ORM ran in asgiref's worker thread: close its connection so the test database can go.
+    await sync_to_async(connections.close_all)()
