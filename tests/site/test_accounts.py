@@ -65,7 +65,9 @@ def test_it_shows_sign_up_errors_next_to_their_fields(client, alice):
     assert "password2" in form.errors
     html = response.content.decode()
     # Each error sits in the field's own group, tied to its input for screen readers.
-    assert re.search(r'id="id_username_error".*?A user with that username already exists', html, re.S)
+    assert re.search(
+        r'id="id_username_error".*?A user with that username already exists', html, re.S
+    )
     assert 'aria-invalid="true"' in html
     assert User.objects.filter(username__iexact="alice").count() == 1
     assert not _logged_in_user(client).is_authenticated
