@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import lobby, pages, play
+from .views import lobby, pages, play, rules
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -18,4 +18,6 @@ urlpatterns = [
     path("games/<int:game_id>/chat", play.chat_post, name="chat_post"),
     path("games/<int:game_id>/verify", play.game_verify_view, name="game_verify"),
     path("games/<int:game_id>/replay", play.game_replay, name="game_replay"),
+    path("rules/", rules.rules_index, name="rules_index"),
+    path("rules/<slug:slug>/v<int:version>/", rules.rules_detail, name="rules_detail"),
 ]
