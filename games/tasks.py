@@ -8,3 +8,10 @@ from games.services import play
 @shared_task(name="games.bot_move_play")
 def bot_move_play_task(game_id: int, version: int) -> None:
     play.bot_move_play(game_id, version)
+
+
+@shared_task(name="games.simulation_run")
+def simulation_run_task(run_id: int) -> None:
+    from games.services.simulation import simulation_run_execute
+
+    simulation_run_execute(run_id)
