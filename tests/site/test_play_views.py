@@ -1,0 +1,318 @@
+"""The game page, moves over HTTP/HTMX, secrets, the log, chat, end screen and replay."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from playkit import first_legal, napad_game, napad_ruleset, play_one, play_to_end, user_to_move
+
+from games.engines import get_engine
+from games.models import ChatMessage, Game, GameEvent, Ruleset
+from games.services.play import game_create, game_start, seat_join
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _post_move(client, game, action, version=None):
+    return client.post(
+        f"/games/{game.pk}/act",
+        {"action": json.dumps(action), "version": game.version if version is None else version},
+        **HTMX,
+    )
+
+
+def _marked_ruleset() -> Ruleset:
+    """Napad with each gang's cards printed with its own bullet count (5..8), so a page that
+    shows another seat's hand would show that seat's number."""
+    engine = get_engine("napad")
+    config = engine.default_config()
+    config["gang_decks"] = {
+        gang: [[[c, v, 5 + index] for c, v, _b in card] for card in config["gang_cards"]]
+        for index, gang in enumerate(config["gangs"])
+    }
+    return Ruleset.objects.create(
+        kind="napad",
+        slug="napad-marked",
+        name="Marked decks",
+        status=Ruleset.Status.PUBLISHED,
+        config=engine.validate_config(config),
+    )
+
+
+def test_it_shows_my_hand_and_never_theirs(alice, bob):
+    game = game_create(
+        creator=alice, ruleset=_marked_ruleset(), seats=2, turn_time_limit=timedelta(hours=1)
+    )
+    seat_join(game_id=game.pk, user=bob)
+    game = game_start(game_id=game.pk, user=alice)
+    bullets = {
+        seat.player.user_id: 5
+        + ["cowboys", "mexicans", "deserters", "indians"].index(seat.identity)
+        for seat in game.seats.select_related("player")
+    }
+    page = _client(alice).get(f"/games/{game.pk}/").content.decode()
+    assert "Your hand" in page
+    assert f"• {bullets[alice.pk]}<" in page
+    assert f"• {bullets[bob.pk]}<" not in page
+    assert game.seed not in page
+    assert game.seed_hash in page
+
+
+def test_a_spectator_sees_no_hand_and_no_buttons(alice, bob, charlie):
+    game = napad_game(alice, bob)
+    page = _client(charlie).get(f"/games/{game.pk}/").content.decode()
+    assert "Your hand" not in page
+    assert 'name="action"' not in page
+    assert game.seed not in page
+    assert 'ws-connect="/ws/games/' in page
+
+
+def test_anonymous_visitors_are_sent_to_log_in(alice, bob, client):
+    game = napad_game(alice, bob)
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    response = client.post(f"/games/{game.pk}/act", {"action": "{}", "version": 0})
+    assert response.status_code == 302
+    assert Game.objects.get(pk=game.pk).version == 0
+
+
+def test_an_invite_only_table_is_hidden_from_others(alice, bob, charlie):
+    game = napad_game(alice, bob, invite_only=True, invitees=[bob.player])
+    assert _client(charlie).get(f"/games/{game.pk}/").status_code == 404
+    assert _client(charlie).get(f"/games/{game.pk}/log").status_code == 404
+    assert _client(bob).get(f"/games/{game.pk}/").status_code == 200
+
+
+def test_a_move_answers_with_the_fresh_board(alice, bob):
+    game = napad_game(alice, bob)
+    mover = user_to_move(game, [alice, bob])
+    response = _post_move(_client(mover), game, first_legal(game))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="game-live"')
+    assert 'data-version="1"' in html
+    assert Game.objects.get(pk=game.pk).version == 1
+
+
+@pytest.mark.parametrize(
+    "action, version, message",
+    [
+        ({"type": "teleport"}, 0, "Unknown action"),
+        ({"type": "play", "card": 99, "colour": "red"}, 0, "not in your hand"),
+        (None, 0, "not valid JSON"),
+        ({"type": "pass"}, "abc", "which version"),
+    ],
+)
+def test_a_bad_move_answers_200_with_a_message_and_changes_nothing(
+    alice, bob, action, version, message
+):
+    game = napad_game(alice, bob)
+    mover = user_to_move(game, [alice, bob])
+    state = Game.objects.get(pk=game.pk).state
+    response = _client(mover).post(
+        f"/games/{game.pk}/act",
+        {"action": "{not json" if action is None else json.dumps(action), "version": version},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert 'class="flash flash--error"' in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == 0 and game.state == state
+
+
+def test_a_double_click_is_applied_once(alice, bob):
+    game = napad_game(alice, bob)
+    client = _client(user_to_move(game, [alice, bob]))
+    action = first_legal(game)
+    assert _post_move(client, game, action, 0).status_code == 200
+    second = _post_move(client, game, action, 0)
+    assert second.status_code == 200
+    assert "The game moved on" in second.content.decode()
+    assert GameEvent.objects.filter(game=game).count() == 1
+
+
+def test_a_non_seated_member_cannot_move(alice, bob, charlie):
+    game = napad_game(alice, bob)
+    response = _post_move(_client(charlie), game, first_legal(game))
+    assert response.status_code == 200
+    assert "no seat" in response.content.decode()
+    assert Game.objects.get(pk=game.pk).version == 0
+
+
+def test_a_plain_form_post_redirects_with_a_message(alice, bob):
+    game = napad_game(alice, bob)
+    client = _client(user_to_move(game, [alice, bob]))
+    response = client.post(
+        f"/games/{game.pk}/act", {"action": json.dumps({"type": "bogus"}), "version": 0}
+    )
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "Unknown action" in page
+
+
+def test_the_page_fragment_for_htmx(alice, bob):
+    game = napad_game(alice, bob)
+    html = _client(alice).get(f"/games/{game.pk}/", **HTMX).content.decode()
+    assert html.lstrip().startswith('<div id="game-live"')
+    assert "<html" not in html
+
+
+def _count_queries(call) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        call()
+    return len(queries)
+
+
+# Measured: the page 8 queries (session, user, player, game, seats, log, chat, bell), a move 12
+# (session, user, player, savepoint, locked game, seats, guarded update, event, release, then
+# the fragment's game, seats and log). The bounds leave no room for a query per move.
+PAGE_QUERIES = 8
+MOVE_QUERIES = 12
+
+
+def test_the_game_page_costs_the_same_queries_early_and_late(
+    alice, bob, django_assert_max_num_queries
+):
+    game = napad_game(alice, bob)
+    client = _client(alice)
+    play_one(game, [alice, bob])
+    with django_assert_max_num_queries(PAGE_QUERIES):
+        assert client.get(f"/games/{game.pk}/").status_code == 200
+    early = _count_queries(lambda: client.get(f"/games/{game.pk}/"))
+    for _ in range(30):
+        play_one(game, [alice, bob])
+    with django_assert_max_num_queries(PAGE_QUERIES):
+        assert client.get(f"/games/{game.pk}/").status_code == 200
+    assert _count_queries(lambda: client.get(f"/games/{game.pk}/")) == early
+
+
+def test_a_move_costs_the_same_queries_early_and_late(alice, bob, django_assert_max_num_queries):
+    game = napad_game(alice, bob)
+    users = [alice, bob]
+    clients = {user.pk: _client(user) for user in users}
+    counts = []
+    for expected_version in (0, 30):
+        while Game.objects.get(pk=game.pk).version < expected_version:
+            play_one(game, users)
+        game.refresh_from_db()
+        client = clients[user_to_move(game, users).pk]
+        action = first_legal(game)
+        with django_assert_max_num_queries(MOVE_QUERIES) as queries:
+            response = _post_move(client, game, action)
+        counts.append(len(queries))
+        assert f'data-version="{expected_version + 1}"' in response.content.decode()
+    assert counts[0] == counts[1]
+
+
+def test_the_log_shows_my_private_events_only(alice, bob):
+    game = napad_game(alice, bob)
+    while Game.objects.get(pk=game.pk).version < 25:
+        play_one(game, [alice, bob])
+    alice_seat = game.seats.get(player__user=alice).position
+    private = [e for ev in GameEvent.objects.filter(game=game) for e in ev.private_events]
+    mine = [e for e in private if alice_seat in e["private_to"]]
+    assert mine and len(mine) < len(private)
+    page = _client(alice).get(f"/games/{game.pk}/log").content.decode()
+    assert page.count("You draw") == len(mine)
+    assert "Round 2 begins" in page
+
+
+def test_chat_is_escaped_and_only_for_players(alice, bob, charlie):
+    game = napad_game(alice, bob)
+    response = _client(alice).post(
+        f"/games/{game.pk}/chat", {"text": "<script>alert(1)</script>"}, **HTMX
+    )
+    assert response.status_code == 200
+    assert "&lt;script&gt;" in response.content.decode()
+    assert "<script>alert" not in response.content.decode()
+    _client(charlie).post(f"/games/{game.pk}/chat", {"text": "hi"}, **HTMX)
+    assert ChatMessage.objects.filter(game=game).count() == 1
+    page = _client(bob).get(f"/games/{game.pk}/").content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_a_whole_game_through_the_client_to_the_end_screen(alice, bob):
+    creator = _client(alice)
+    response = creator.post(
+        "/games/new",
+        {
+            "ruleset": napad_ruleset().pk,
+            "seats": 2,
+            "turn_time_limit": "1h",
+            "invitees": "",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game = Game.objects.get()
+    joiner = _client(bob)
+    assert joiner.post(f"/games/{game.pk}/join", **HTMX).status_code == 200
+    started = creator.post(f"/games/{game.pk}/start", **HTMX)
+    assert "The game has started." in started.content.decode()
+    clients = {alice.pk: creator, bob.pk: joiner}
+    for _ in range(500):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            break
+        client = clients[user_to_move(game, [alice, bob]).pk]
+        # Play what the page offers: the first action button of the fragment.
+        html = client.get(f"/games/{game.pk}/", **HTMX).content.decode()
+        marker = 'name="action" value="'
+        start = html.index(marker) + len(marker)
+        action = html[start : html.index('"', start)].replace("&quot;", '"')
+        response = _post_move(client, game, json.loads(action))
+        assert "flash--error" not in response.content.decode()
+    assert game.status == Game.Status.FINISHED
+    end = creator.get(f"/games/{game.pk}/").content.decode()
+    assert "Final ranking" in end and "Score breakdown" in end
+    assert game.seed in end
+    verify = joiner.post(f"/games/{game.pk}/verify", **HTMX).content.decode()
+    assert "Verified" in verify and "flash--ok" in verify
+
+
+def test_verify_flags_a_tampered_game(alice, bob):
+    game = play_to_end(napad_game(alice, bob), [alice, bob])
+    state = dict(game.state)
+    state["captured"] = [[], []]
+    Game.objects.filter(pk=game.pk).update(state=state)
+    verify = _client(alice).post(f"/games/{game.pk}/verify", **HTMX).content.decode()
+    assert "different game" in verify and "flash--error" in verify
+
+
+def test_the_replay_of_a_finished_game_shows_any_seat(alice, bob, charlie):
+    game = play_to_end(napad_game(alice, bob), [alice, bob])
+    client = _client(charlie)
+    response = client.get(f"/games/{game.pk}/replay?step=3&seat=1")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Step 3 of" in html and "Your hand" in html
+    assert client.get(f"/games/{game.pk}/replay?step=9999").status_code == 200
+    assert client.get(f"/games/{game.pk}/replay?step=-4&seat=x").status_code == 200
+
+
+def test_a_running_game_replays_only_as_my_seat_saw_it(alice, bob, charlie):
+    game = napad_game(alice, bob)
+    for _ in range(4):
+        play_one(game, [alice, bob])
+    assert _client(charlie).get(f"/games/{game.pk}/replay").status_code == 404
+    alice_seat = game.seats.get(player__user=alice).position
+    bob_seat = 1 - alice_seat
+    response = _client(alice).get(f"/games/{game.pk}/replay?step=2&seat={bob_seat}")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Your hand" in html
+    # Asking for bob's seat changes nothing: alice's own seat is the only view.
+    assert "See the table as" not in html
+    assert game.seed not in html
