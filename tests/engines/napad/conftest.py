@@ -21,7 +21,7 @@ R2_G7, R3_G6, R4_G4, R5_G5, R6_G3 = 5, 6, 7, 8, 9
 G2_Y7, G3_Y6, G4_Y4, G5_Y5, G6_Y3 = 10, 11, 12, 13, 14
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def engine():
     return get_engine("napad")
 
@@ -98,7 +98,7 @@ def check_invariants(engine: Any, state: dict[str, Any]) -> None:
         assert engine.legal_actions(state, movers[0])
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def napad():
     """The helpers above as one namespace (tests take it as a fixture: importing from a
     conftest breaks as soon as another conftest is on the path)."""
