@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from games.services import play
+from games.services import play, simulation
 
 
 @shared_task(name="games.bot_move_play")
@@ -12,6 +12,4 @@ def bot_move_play_task(game_id: int, version: int) -> None:
 
 @shared_task(name="games.simulation_run")
 def simulation_run_task(run_id: int) -> None:
-    from games.services.simulation import simulation_run_execute
-
-    simulation_run_execute(run_id)
+    simulation.simulation_run_execute(run_id)
