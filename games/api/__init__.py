@@ -15,7 +15,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
-from ninja.errors import HttpError, ValidationError
+from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from games.engines import EngineError
 from games.services.api_tokens import ApiTokenError
@@ -84,6 +84,13 @@ def validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse
 
 @api.exception_handler(HttpError)
 def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    if isinstance(exc, AuthenticationError) and str(exc) == "Unauthorized":
+        # ninja's own message when nobody is logged in: say how to authenticate.
+        return _error(
+            request,
+            401,
+            _("Log in, or send a personal API token as “Authorization: Bearer <token>”."),
+        )
     return _error(request, exc.status_code, str(exc))
 
 
