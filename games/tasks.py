@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from games.services import play, simulation
+from games.services import clocks, play, simulation
 
 
 @shared_task(name="games.bot_move_play")
@@ -13,3 +13,13 @@ def bot_move_play_task(game_id: int, version: int) -> None:
 @shared_task(name="games.simulation_run")
 def simulation_run_task(run_id: int) -> None:
     simulation.simulation_run_execute(run_id)
+
+
+@shared_task(name="games.turns_sweep")
+def turns_sweep_task() -> None:
+    clocks.turns_sweep()
+
+
+@shared_task(name="games.digests_send")
+def digests_send_task() -> None:
+    clocks.digests_send()

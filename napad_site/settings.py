@@ -225,7 +225,12 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("NAPAD_CELERY_EAGER", False)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-CELERY_BEAT_SCHEDULE: dict = {}
+# The turn clocks (games/services/clocks): deadlines live in the database and one beat
+# triggers the sweep every minute, so a restart loses nothing (never ETA tasks hours ahead).
+CELERY_BEAT_SCHEDULE: dict = {
+    "turns-sweep": {"task": "games.turns_sweep", "schedule": 60.0},
+    "digests-send": {"task": "games.digests_send", "schedule": 3600.0},
+}
 CELERY_TIMEZONE = "UTC"
 
 # --- Email -----------------------------------------------------------------------------------
@@ -288,3 +293,11 @@ LOGGING = {
 
 # --- Club defaults -----------------------------------------------------------------------------
 NAPAD_BOT_MOVE_DELAY = float(env_int("NAPAD_BOT_DELAY_MS", 800, minimum=0)) / 1000
+
+# --- Turn clocks (games/services/clocks; a game may override in options["clock"]) ------------
+NAPAD_SITE_URL = env_str("NAPAD_SITE_URL", "http://127.0.0.1:8000")  # links in emails
+NAPAD_REMINDER_POINTS = (50, 80, 95)  # % of the turn time
+NAPAD_TIMEOUTS_TO_BOT = env_int("NAPAD_TIMEOUTS_TO_BOT", 3, minimum=0)
+NAPAD_EXTENSION_HOURS = 24
+NAPAD_DIGEST_HOUR = env_int("NAPAD_DIGEST_HOUR", 8, minimum=0)
+NAPAD_MAX_LEAVE_DAYS = env_int("NAPAD_MAX_LEAVE_DAYS", 30, minimum=1)

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from games.broadcast import game_updated_on_commit
 from games.engines import ConfigError, IllegalAction, get_engine
 from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Ruleset, Seat
+from games.services.clocks import turn_clock_after_move, turn_clock_start
 
 logger = logging.getLogger(__name__)
 
@@ -256,6 +257,8 @@ def game_start(*, game_id: int, user: AbstractBaseUser) -> Game:
             seat.identity = engine.seat_identity(state, seat.position)
         Seat.objects.bulk_update(seats, ["identity"])
         game.refresh_from_db()
+        # Turn clocks (games/services/clocks): the first decision's deadline and reminders.
+        turn_clock_start(game)
         _after_change_on_commit(game, seats, to_move)
     return game
 
@@ -401,6 +404,9 @@ def _move_play(
         setattr(game, name, value)
     if over:
         _seats_score(engine.result(new_state), seats)
+    # Turn clocks (games/services/clocks): the next decision's deadline and reminders, the
+    # mover's consecutive timeouts, Colt Express standing orders once this commits.
+    turn_clock_after_move(game=game, seat=seat, by_member=user is not None)
     _after_change_on_commit(game, seats, to_move)
     return MoveResult(ok=True, message="", game=game, events=events)
 

@@ -1,0 +1,29 @@
+"""Turn clocks (issue 6): deadlines per decision, the reminder ladder, timeouts and the bot
+stand-in, "+24 h", leave, and the daily digest. The play service calls
+:func:`turn_clock_start` when a game starts and :func:`turn_clock_after_move` after each
+applied move; Celery beat runs :func:`turns_sweep` every minute and :func:`digests_send`
+every hour.
+"""
+
+from .deadlines import (
+    ClockError,
+    deadline_extend,
+    extension_available,
+    turn_clock_after_move,
+    turn_clock_start,
+)
+from .digest import digests_send
+from .leave import leave_days_used, players_on_leave
+from .sweep import turns_sweep
+
+__all__ = [
+    "ClockError",
+    "deadline_extend",
+    "digests_send",
+    "extension_available",
+    "leave_days_used",
+    "players_on_leave",
+    "turn_clock_after_move",
+    "turn_clock_start",
+    "turns_sweep",
+]

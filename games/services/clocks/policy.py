@@ -1,0 +1,62 @@
+"""What a table's clock does: reminder points, timeouts before a bot takes over, "+24 h".
+
+Club-wide defaults come from settings (``NAPAD_REMINDER_POINTS``, ``NAPAD_TIMEOUTS_TO_BOT``,
+``NAPAD_EXTENSION_HOURS``); a game (e.g. one created for a league fixture) may override them in
+``Game.options["clock"]`` — ``{"reminder_points": [50, 80, 95], "timeouts_to_bot": 3}`` — set
+with :func:`clock_policy_set` after ``game_create`` (the engine never sees that key).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from games.models import Game
+
+DEFAULT_REMINDER_POINTS = (50, 80, 95)
+DEFAULT_TIMEOUTS_TO_BOT = 3
+DEFAULT_EXTENSION_HOURS = 24
+
+
+@dataclass(frozen=True)
+class ClockPolicy:
+    # Percentages of the turn time after which a reminder goes out, ascending.
+    reminder_points: tuple[int, ...]
+    # Consecutive timeouts after which the seat is handed to a bot (0: never).
+    timeouts_to_bot: int
+    extension_hours: int
+
+
+def _points(value) -> tuple[int, ...]:
+    points = sorted({int(point) for point in value if 0 < int(point) < 100})
+    return tuple(points)
+
+
+def clock_policy(game: Game) -> ClockPolicy:
+    override = (game.options or {}).get("clock") or {}
+    points = override.get(
+        "reminder_points", getattr(settings, "NAPAD_REMINDER_POINTS", DEFAULT_REMINDER_POINTS)
+    )
+    timeouts = override.get(
+        "timeouts_to_bot", getattr(settings, "NAPAD_TIMEOUTS_TO_BOT", DEFAULT_TIMEOUTS_TO_BOT)
+    )
+    hours = getattr(settings, "NAPAD_EXTENSION_HOURS", DEFAULT_EXTENSION_HOURS)
+    return ClockPolicy(
+        reminder_points=_points(points),
+        timeouts_to_bot=max(0, int(timeouts)),
+        extension_hours=hours,
+    )
+
+
+def clock_policy_set(
+    *, game: Game, reminder_points: list[int] | None = None, timeouts_to_bot: int | None = None
+) -> None:
+    """Give one game its own clock policy (a league's settings for its fixtures)."""
+    clock = dict((game.options or {}).get("clock") or {})
+    if reminder_points is not None:
+        clock["reminder_points"] = list(_points(reminder_points))
+    if timeouts_to_bot is not None:
+        clock["timeouts_to_bot"] = max(0, int(timeouts_to_bot))
+    game.options = {**(game.options or {}), "clock": clock}
+    Game.objects.filter(pk=game.pk).update(options=game.options)

@@ -1,0 +1,224 @@
+"""The reminder ladder: at set shares of the turn time (default 50 %, 80 %, 95 %) the member
+who must act is reminded through the channels they chose — a site notification (the bell,
+pushed live to every page they have open) and an email.
+
+Exactly once: a step is *claimed* by a conditional UPDATE on the clock (``version`` and
+``next_step`` unchanged, row count 1) and recorded in the unique ``ReminderSent`` ledger in the
+same transaction; the email is an outbox entry sent after the commit and marked sent, retried
+by a later sweep if the worker died before marking it.
+
+Never spam: a sweep that finds several steps due (a deferred or late sweep) sends only the
+latest one. Not while the member has the game open (``presence``). Not in their quiet hours:
+the step waits for the end of the quiet hours if that is still before the deadline; if the
+deadline falls inside the quiet hours it is sent at once, but only through the silent site
+channel (bell), never by email.
+"""
+
+from __future__ import annotations
+
+import logging
+import zoneinfo
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext_noop
+
+from games.models import Player, ReminderSent, TurnClock
+
+from ..notifications import game_url, notification_send
+from ..presence import is_present
+from .deadlines import decision_seat, ladder_instants, seat_member
+
+logger = logging.getLogger(__name__)
+
+# An email claimed this long ago and still not marked sent is retried (its worker died).
+EMAIL_CLAIM_LEASE = timedelta(minutes=5)
+
+
+def quiet_hours_end(player: Player, now: datetime) -> datetime | None:
+    """When the member's quiet hours end, if ``now`` falls inside them (else ``None``)."""
+    start, end = player.quiet_hours_start, player.quiet_hours_end
+    if start is None or end is None or start == end:
+        return None
+    try:
+        zone = zoneinfo.ZoneInfo(player.time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = zoneinfo.ZoneInfo("UTC")
+    local = now.astimezone(zone)
+    moment = local.time().replace(tzinfo=None)
+    if start < end:
+        if not start <= moment < end:
+            return None
+        day = local.date()
+    else:  # quiet hours over midnight, e.g. 22:00–07:00
+        if end <= moment < start:
+            return None
+        day = local.date() if moment < end else local.date() + timedelta(days=1)
+    return datetime.combine(day, end, tzinfo=zone)
+
+
+def site_url() -> str:
+    return getattr(settings, "NAPAD_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+
+def turn_reminder_send(clock: TurnClock, now: datetime) -> str:
+    """Send the due step of one clock's ladder, at most once. Returns what happened."""
+    game = clock.game
+    if (
+        game.status != game.Status.RUNNING
+        or game.version != clock.version
+        or not game.to_move
+        or game.deadline is None
+    ):
+        TurnClock.objects.filter(pk=clock.pk, version=clock.version).update(next_reminder_at=None)
+        return "stale"
+    player = seat_member(decision_seat(game))
+    if player is None:
+        TurnClock.objects.filter(pk=clock.pk, version=clock.version).update(next_reminder_at=None)
+        return "bot"
+    instants = ladder_instants(game, clock, player)
+    due = [step for step in range(clock.next_step, len(instants)) if instants[step] <= now]
+    if not due:
+        # Leave or a "+24 h" moved the ladder since this was scheduled.
+        next_at = instants[clock.next_step] if clock.next_step < len(instants) else None
+        TurnClock.objects.filter(
+            pk=clock.pk, version=clock.version, next_step=clock.next_step
+        ).update(next_reminder_at=next_at)
+        return "rescheduled"
+    if game.deadline <= now:
+        return "expired"
+    quiet_end = quiet_hours_end(player, now)
+    if quiet_end is not None and quiet_end < game.deadline:
+        TurnClock.objects.filter(
+            pk=clock.pk, version=clock.version, next_step=clock.next_step
+        ).update(next_reminder_at=quiet_end)
+        return "deferred"
+
+    step = due[-1]
+    next_at = instants[step + 1] if step + 1 < len(instants) else None
+    position = game.to_move[0]
+    with transaction.atomic():
+        claimed = TurnClock.objects.filter(
+            pk=clock.pk, version=clock.version, next_step=clock.next_step
+        ).update(next_step=step + 1, next_reminder_at=next_at)
+        if not claimed:
+            return "taken"
+        email = bool(player.remind_by_email and player.user.email) and quiet_end is None
+        site = player.remind_on_site
+        if is_present(game.pk, player.user_id):
+            outcome = ReminderSent.Outcome.PRESENT
+        elif not (email or site):
+            outcome = ReminderSent.Outcome.NO_CHANNEL
+        elif quiet_end is not None:
+            outcome = ReminderSent.Outcome.SITE_ONLY
+        else:
+            outcome = ReminderSent.Outcome.SENT
+        sending = outcome in (ReminderSent.Outcome.SENT, ReminderSent.Outcome.SITE_ONLY)
+        try:
+            with transaction.atomic():
+                ledger = ReminderSent.objects.create(
+                    game=game,
+                    version=game.version,
+                    seat=position,
+                    step=step,
+                    player=player,
+                    outcome=outcome,
+                    deadline=game.deadline,
+                    email_due=sending and email,
+                )
+        except IntegrityError:
+            return "taken"
+        if sending and site:
+            notification_send(
+                player=player,
+                game=game,
+                kind="turn_reminder",
+                text=gettext_noop("Your turn in game #%(game)s: %(left)s left."),
+                args={"game": game.pk, "left": _time_left(game.deadline - now)},
+                key=f"reminder:{game.pk}:{game.version}:{position}:{step}",
+            )
+        if ledger.email_due:
+            ledger_id = ledger.pk
+            transaction.on_commit(lambda: reminder_email_send(ledger_id))
+    return outcome
+
+
+def _time_left(left: timedelta) -> str:
+    minutes = max(1, int(left.total_seconds() // 60))
+    if minutes < 120:
+        return f"{minutes} min"
+    hours = minutes // 60
+    if hours < 48:
+        return f"{hours} h"
+    return f"{hours // 24} d {hours % 24} h"
+
+
+def reminder_email_send(ledger_id: int) -> bool:
+    """Send one reminder email from the outbox, if nobody else is sending it."""
+    now = timezone.now()
+    claimed = (
+        ReminderSent.objects.filter(pk=ledger_id, email_due=True, email_sent_at=None)
+        .filter(Q(email_claimed_at=None) | Q(email_claimed_at__lt=now - EMAIL_CLAIM_LEASE))
+        .update(email_claimed_at=now)
+    )
+    if not claimed:
+        return False
+    row = ReminderSent.objects.select_related("player__user", "game").get(pk=ledger_id)
+    player = row.player
+    with (
+        translation.override(player.language or "en"),
+        timezone.override(player.time_zone or "UTC"),
+    ):
+        context = {
+            "player": player,
+            "game": row.game,
+            "deadline": row.deadline,
+            "left": _time_left(row.deadline - now),
+            "url": site_url() + game_url(row.game_id),
+        }
+        subject = render_to_string("email/turn_reminder_subject.txt", context).strip()
+        body = render_to_string("email/turn_reminder.txt", context)
+    try:
+        send_mail(subject, body, None, [player.user.email])
+    except Exception:
+        # The claim goes stale and a later sweep retries; the move is never held up.
+        logger.exception("reminder email %s failed", ledger_id)
+        return False
+    ReminderSent.objects.filter(pk=ledger_id).update(email_sent_at=timezone.now())
+    return True
+
+
+def reminder_emails_retry(now: datetime, *, batch: int = 100) -> int:
+    """Emails whose sender died before marking them sent (and still useful): send again."""
+    stale = now - EMAIL_CLAIM_LEASE
+    ids = list(
+        ReminderSent.objects.filter(
+            email_due=True, email_sent_at=None, created_at__lt=stale, deadline__gt=now
+        )
+        .filter(Q(email_claimed_at=None) | Q(email_claimed_at__lt=stale))
+        .values_list("pk", flat=True)[:batch]
+    )
+    return sum(1 for ledger_id in ids if reminder_email_send(ledger_id))
+
+
+def reminders_due_send(now: datetime, *, batch: int = 500) -> dict[str, int]:
+    """Every clock whose next reminder is due (through the ``next_reminder_at`` index)."""
+    outcomes: dict[str, int] = {}
+    due = (
+        TurnClock.objects.filter(next_reminder_at__lte=now)
+        .select_related("game")
+        .order_by("next_reminder_at")[:batch]
+    )
+    for clock in due:
+        try:
+            outcome = turn_reminder_send(clock, now)
+        except Exception:
+            logger.exception("reminder for game %s failed", clock.pk)
+            outcome = "failed"
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    return outcomes

@@ -1,0 +1,179 @@
+"""Timeouts: at the deadline the game's own timeout policy (``engine.timeout_action``: Napad
+passes, or plays its lowest card where passing is not allowed; Colt Express draws in
+Schemin' and takes a choice's first option in Stealin') is applied through the play service
+like any move, marked ``by_clock``.
+
+Exactly once: the move is guarded by the game version it was computed from (the play
+service's conditional UPDATE), and the timeout counters are written in the same transaction
+as the move, so a second sweep finds the game moved on and does nothing. A worker that dies
+before committing leaves the deadline expired for the next sweep.
+
+After ``timeouts_to_bot`` consecutive timeouts (policy; default 3) the seat is handed to a bot
+for the rest of the game, marked ``replaced_by_bot`` for league rules, and the table is told.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils.translation import gettext_noop
+
+from games.engines import get_engine
+from games.models import Game, GameEvent, Seat, StandingOrder
+
+from ..notifications import notification_send, table_notice_post
+from .deadlines import clock_for, deadline_effective, decision_seat, turn_clock_refresh
+from .policy import clock_policy
+
+logger = logging.getLogger(__name__)
+
+BOT_STAND_IN = "heuristic"
+
+
+def seat_consecutive_timeouts(game: Game, position: int, *, limit: int = 50) -> int:
+    """How many of the seat's latest decisions in a row the clock made (moves carried out by
+    a standing order are the member's own choice made in advance: they neither count nor
+    break the run)."""
+    standing = set(
+        StandingOrder.objects.filter(game=game, seat=position, applied_seq__isnull=False)
+        .order_by("-applied_seq")
+        .values_list("applied_seq", flat=True)[:limit]
+    )
+    count = 0
+    latest = GameEvent.objects.filter(game=game, seat=position).order_by("-seq")
+    for seq, by_clock in latest.values_list("seq", "by_clock")[:limit]:
+        if seq in standing:
+            continue
+        if not by_clock:
+            break
+        count += 1
+    return count
+
+
+def _bot_move_queue_on_commit(game_id: int, version: int) -> None:
+    def queue() -> None:
+        from games.tasks import bot_move_play_task
+
+        delay = getattr(settings, "NAPAD_BOT_MOVE_DELAY", 0)
+        bot_move_play_task.apply_async((game_id, version), countdown=delay)
+
+    transaction.on_commit(queue)
+
+
+def seat_hand_to_bot(*, game: Game, seat: Seat, reason: str = "timeouts") -> None:
+    """A bot plays the seat for the rest of the game; the seat stays marked for the league.
+    Runs inside the caller's transaction."""
+    engine = get_engine(game.kind)
+    bot_kind = BOT_STAND_IN if BOT_STAND_IN in engine.bots else next(iter(engine.bots))
+    updated = Seat.objects.filter(pk=seat.pk, replaced_by_bot=False).update(
+        bot_kind=bot_kind, replaced_by_bot=True
+    )
+    if not updated:
+        return
+    seat.bot_kind, seat.replaced_by_bot = bot_kind, True
+    name = seat.player.display_name if seat.player else str(seat.position + 1)
+    if reason == "timeouts":
+        text = gettext_noop(
+            "%(name)s missed %(count)s turns in a row: a bot plays their seat for the rest of "
+            "the game."
+        )
+    else:
+        text = gettext_noop("A bot plays %(name)s's seat for the rest of the game.")
+    args = {"name": name, "count": seat.consecutive_timeouts}
+    table_notice_post(game=game, kind="seat_to_bot", text=text, args=args)
+    members = Seat.objects.filter(game=game, player__isnull=False).select_related("player")
+    for other in members:
+        notification_send(
+            player=other.player,
+            game=game,
+            kind="seat_to_bot",
+            text=text,
+            args=args,
+            key=f"seat_to_bot:{game.pk}:{seat.position}",
+        )
+    if seat.position in (game.to_move or []):
+        _bot_move_queue_on_commit(game.pk, game.version)
+
+
+def seat_timeout_record(game: Game, position: int) -> Seat:
+    """Count the timeout the clock just played; hand the seat to a bot after too many."""
+    seat = Seat.objects.select_related("player").get(game=game, position=position)
+    consecutive = seat_consecutive_timeouts(game, position)
+    Seat.objects.filter(pk=seat.pk).update(
+        timeouts=F("timeouts") + 1, consecutive_timeouts=consecutive
+    )
+    seat.timeouts += 1
+    seat.consecutive_timeouts = consecutive
+    limit = clock_policy(game).timeouts_to_bot
+    if limit and consecutive >= limit and seat.player is not None and not seat.is_bot:
+        seat_hand_to_bot(game=game, seat=seat)
+    elif seat.player is not None:
+        notification_send(
+            player=seat.player,
+            game=game,
+            kind="timeout",
+            text=gettext_noop("Time ran out in game #%(game)s: the clock played for you."),
+            args={"game": game.pk},
+            key=f"timeout:{game.pk}:{game.version}",
+        )
+    return seat
+
+
+def turn_timeout_apply(game_id: int, version: int, deadline: datetime, now: datetime) -> str:
+    """Play the timeout of one expired decision (if nobody did it first)."""
+    from games.services import play
+
+    game = Game.objects.filter(
+        pk=game_id, version=version, deadline=deadline, status=Game.Status.RUNNING
+    ).first()
+    if game is None:
+        return "taken"
+    seat = decision_seat(game)
+    if seat is None:
+        Game.objects.filter(pk=game_id, version=version).update(deadline=None)
+        return "nobody"
+    if seat.is_bot:
+        # The bot's queued move got lost (a worker died with it): the bot plays now.
+        play.bot_move_play(game_id, version)
+        return "bot"
+    effective = deadline_effective(game, clock_for(game), seat.player)
+    if effective > now:
+        # Leave (or a "+24 h") the deadline did not know of yet: the clock pauses instead.
+        turn_clock_refresh(game)
+        return "paused"
+    engine = get_engine(game.kind)
+    action = engine.timeout_action(engine.from_json(game.state), seat.position)
+    with transaction.atomic():
+        result = play.move_play_for_seat(
+            game_id=game_id,
+            position=seat.position,
+            action=action,
+            expected_version=version,
+            by_clock=True,
+        )
+        if not result.ok:
+            return "taken"
+        seat_timeout_record(result.game, seat.position)
+    return "timeout"
+
+
+def timeouts_expired_apply(now: datetime, *, batch: int = 500) -> dict[str, int]:
+    """Every expired deadline, found through the ``Game.deadline`` index."""
+    outcomes: dict[str, int] = {}
+    expired = list(
+        Game.objects.filter(status=Game.Status.RUNNING, deadline__lte=now)
+        .order_by("deadline")
+        .values_list("pk", "version", "deadline")[:batch]
+    )
+    for game_id, version, deadline in expired:
+        try:
+            outcome = turn_timeout_apply(game_id, version, deadline, now)
+        except Exception:
+            logger.exception("timeout of game %s failed", game_id)
+            outcome = "failed"
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    return outcomes
