@@ -47,9 +47,12 @@ def start_round(state: State, events: list) -> None:
     state["round"] += 1
     round_index = state["round"]
     config = state["config"]
+    # One stream per round for every deck, shuffled in seat order (seeding an RNG costs more
+    # than the shuffle itself).
+    rng = rng_for(state["seed"], f"round-{round_index}-decks")
     for seat in range(state["players"]):
         cards = state["deck"][seat] + state["hand"][seat]
-        stable_shuffle(cards, rng_for(state["seed"], f"round-{round_index}-deck-{seat}"))
+        stable_shuffle(cards, rng)
         count = config["doc_hand_size"] if state["characters"][seat] == DOC else config["hand_size"]
         # The top of a deck is the end of its list.
         state["hand"][seat] = cards[-count:]
@@ -114,11 +117,17 @@ def legal_plays(state: State, seat: int) -> list[dict[str, Any]]:
     return options
 
 
+_PLAY_LABELS = {
+    (card, face_down): f"Play {text}" + (" face down" if face_down else "")
+    for card, text in CARD_LABELS.items()
+    for face_down in (False, True)
+}
+
+
 def label(state: State, option: dict[str, Any]) -> str:
     if option["type"] == "draw":
         return _("Draw cards")
-    text = f"Play {CARD_LABELS[option['card']]}"
-    return text + " face down" if option["face_down"] else text
+    return _PLAY_LABELS[option["card"], option["face_down"]]
 
 
 def forced_option(state: State) -> dict[str, Any] | None:
@@ -221,6 +230,13 @@ def end_schemin(state: State, events: list) -> None:
 def check_play(state: State, seat: int, action: dict[str, Any]) -> dict[str, Any]:
     """The matching legal option for ``action`` or IllegalAction saying why not."""
     wanted = {key: value for key, value in action.items() if key != "label"}
+    # Fast path for the common, well-formed case; anything else is checked against the list.
+    if wanted.get("type") == "play" and len(wanted) == 3:
+        card, face_down = wanted.get("card"), wanted.get("face_down")
+        if card in ACTION_KINDS and card in state["hand"][seat] and face_down is not None:
+            normal = face_down_now(state)
+            if face_down is normal:
+                return wanted
     for option in legal_plays(state, seat):
         if option == wanted:
             return option

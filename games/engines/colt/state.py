@@ -63,9 +63,9 @@ def clone(state: State) -> State:
     """A copy that shares only what is never mutated (config, names, pile entries, pending)."""
     new = dict(state)
     for key in _NESTED:
-        new[key] = [list(item) for item in state[key]]
+        new[key] = list(map(list, state[key]))
     for key in _FLAT:
-        new[key] = list(state[key])
+        new[key] = state[key][:]
     return new
 
 
