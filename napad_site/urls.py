@@ -8,7 +8,8 @@ from games.views import accounts, api_tokens, health, members
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language switch also saves a member's choice in their profile.
+    path("i18n/setlang/", accounts.set_language, name="set_language"),
     path("healthz", health.healthz, name="healthz"),
     # Ours first: log-in is throttled; the rest are Django's auth views with our templates.
     path("accounts/login/", accounts.login_view, name="login"),

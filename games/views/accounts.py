@@ -13,6 +13,8 @@ from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
 
 from games.forms.accounts import LoginForm, ProfileForm, SignUpForm
 from games.services.accounts import player_get_or_create, player_update, user_sign_up
@@ -93,3 +95,19 @@ def profile(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Your profile is saved."))
         return response
     return render(request, "accounts/profile.html", {"form": form, "player": player})
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's language switch; for a member it also becomes the profile's language.
+
+    Otherwise the next log-in would switch the member back, and emails would keep arriving
+    in the old language.
+    """
+    response = django_set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        player = player_get_or_create(user=request.user)
+        if player.language != language:
+            player_update(player=player, language=language)
+    return response

@@ -80,3 +80,17 @@ def test_it_ships_compiled_catalogues_with_real_translations(language):
     with translation.override(language):
         assert translation.gettext("Skip to main content") != "Skip to main content"
         assert translation.gettext("Your profile") != "Your profile"
+
+
+def test_it_keeps_a_members_language_choice_in_the_profile(alice_client, alice):
+    alice_client.post(reverse("set_language"), {"language": "pt", "next": "/"})
+
+    alice.player.refresh_from_db()
+    assert alice.player.language == "pt"
+
+
+def test_it_ignores_an_unknown_language(alice_client, alice):
+    alice_client.post(reverse("set_language"), {"language": "xx", "next": "/"})
+
+    alice.player.refresh_from_db()
+    assert alice.player.language == "en"
