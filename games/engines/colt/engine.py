@@ -139,8 +139,10 @@ class ColtEngine(Engine):
         return state["characters"][seat]
 
     def timeout_action(self, state: State, seat: int) -> dict[str, Any]:
-        """Schemin': draw (or, with an empty deck, the first playable card); a choice: its
-        first option in the order ``stealin`` documents."""
+        """What the clock plays: in Schemin' a draw (or, with an empty deck, the first
+        playable card in Move, Floor change, Fire, Robbery, Punch, Marshal order); for a
+        Stealin' choice its first option in the order ``stealin`` documents; at
+        Pickpocketing, taking the purse; for the Time Machine's hideout, the locomotive."""
         actions = self.legal_actions(state, seat)
         if not actions:
             raise IllegalAction("This seat has nothing to do now.")

@@ -45,6 +45,17 @@ def _counts(tokens: list[str]) -> dict[str, int]:
     return counts
 
 
+def revealed_cards(state: State) -> int:
+    """How many pile cards have been turned over: those resolved, and the one whose owner is
+    choosing how it resolves (its kind is public from then on)."""
+    phase = state["phase"]
+    if phase == "stealin":
+        return state["resolving"] + (1 if state["pending"] is not None else 0)
+    if phase == "pickpocket":
+        return len(state["pile"])
+    return 0
+
+
 def _where(state: State, seat: int, viewer: int | None, everything: bool) -> dict[str, Any]:
     car, level = state["car"][seat], state["level"][seat]
     if level == HIDDEN and not everything and viewer != seat:
@@ -100,9 +111,10 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
             bandit["loot_value"] = sum(token_value(t) for t in loot)
         bandits.append(bandit)
 
+    revealed = revealed_cards(state)
     pile = []
     for index, (seat, card, face_down, turn) in enumerate(state["pile"]):
-        resolved = state["phase"] == "stealin" and index < state["resolving"]
+        resolved = index < revealed
         known = not face_down or resolved or everything or viewer == seat
         pile.append(
             {

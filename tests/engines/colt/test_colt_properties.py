@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from games.engines import IllegalAction
 from games.engines.colt.data import ROUND_CARDS, STATION_CARDS
 from games.engines.colt.engine import ENGINE
+from games.engines.colt.view import revealed_cards
 
 PLAYOUT = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 BAD_ACTIONS = [
@@ -146,7 +147,7 @@ def secret_variants(state, viewer):
             )
 
     def face_down_kinds(s):
-        resolved = s["resolving"] if s["phase"] == "stealin" else 0
+        resolved = revealed_cards(s)
         for index, (seat, card, down, turn) in enumerate(s["pile"]):
             if down and seat != viewer and index >= resolved:
                 s["pile"][index] = [seat, "punch" if card != "punch" else "rob", down, turn]

@@ -7,6 +7,7 @@ import pytest
 from colt_positions import INSIDE, ROOF, act, choice_types, resolve, table, types, where
 
 from games.engines import IllegalAction
+from games.engines.colt import flow
 from games.engines.colt.engine import ENGINE
 
 
@@ -239,6 +240,7 @@ def test_choice_waits_on_the_cards_owner_not_the_turn_order():
     view = ENGINE.view(state, 0)
     assert view["pending"] == {"seat": 1, "kind": "move", "card": 1}
     assert view["resolving"] == 1 and view["pile"][0]["resolved"] is True
+    assert view["pile"][1]["resolved"] is True and view["pile"][1]["card"] == "move"
 
 
 def test_choice_of_the_wrong_kind_is_refused_and_changes_nothing():
@@ -250,3 +252,14 @@ def test_choice_of_the_wrong_kind_is_refused_and_changes_nothing():
     with pytest.raises(IllegalAction):
         act(state, 0, type="move", to={"car": 3, "level": ROOF})
     assert ENGINE.to_json(state) == snapshot
+
+
+def test_face_down_card_is_shown_to_everyone_once_its_owner_must_choose():
+    state = table(cars=3, at={0: (2, INSIDE), 1: (2, ROOF), 2: (2, ROOF)})
+    state["pile"] = [[0, "move", True, 1], [1, "rob", True, 1]]
+    state["phase"] = "stealin"
+    flow.advance(state, [])
+    assert state["pending"]["kind"] == "move"
+    pile = ENGINE.view(state, 2)["pile"]
+    assert pile[0]["card"] == "move" and pile[0]["resolved"] is True
+    assert pile[1]["card"] is None and pile[1]["resolved"] is False
