@@ -32,15 +32,22 @@ def _prizes(table: dict[str, Any]) -> dict[str, int]:
     return prizes
 
 
+def _rival_best(totals: dict[str, list[int]], colour: str, seat: int) -> int:
+    return max(total for other, total in enumerate(totals[colour]) if other != seat)
+
+
 def heuristic_bot(
     engine: Any, state: dict[str, Any], seat: int, rng: random.Random
 ) -> dict[str, Any]:
-    """Play the card that most raises the expected loot, net of the cards it would burn.
+    """Bid for expected loot, stall cheaply while rivals still bid, pass when nothing helps.
 
-    For each colour it estimates the chance of winning from the lead over the best rival and
-    how many rivals are still bidding; a play is worth the wagons' value times the gain in that
-    chance, minus the cost of the card if it wins (it goes into the box). When no play is
-    worth it, it passes and keeps its cards for later rounds.
+    1. Take the play that most raises the expected loot: for its colour, the wagons' value
+       times the gain in the chance of winning (from the lead over the best rival and how many
+       rivals still bid), minus the cost of the card if it wins (it goes into the box).
+    2. Else, while rivals still bid, send a card where it cannot win: it returns to hand at
+       the division, so it costs nothing and keeps this seat able to answer later. A card that
+       exactly ties a rival's total is preferred, as a tie denies them the wagons.
+    3. Else pass, keeping the cards for later rounds.
     """
     table = engine.view(state, seat)
     actions = table["legal_actions"]
@@ -48,6 +55,7 @@ def heuristic_bot(
         raise ValueError(f"seat {seat} has nothing to do")
     prizes = _prizes(table)
     totals = table["totals"]
+    rival_best = {colour: _rival_best(totals, colour, seat) for colour in totals}
     hand = {card["id"]: card for card in table["hand"]}
     rivals_bidding = sum(
         1 for other in table["seats"] if other["seat"] != seat and not other["passed"]
@@ -62,27 +70,33 @@ def heuristic_bot(
 
     best_action = None
     best_gain = 0.0
+    stalls = []
     for action in actions:
         if action["type"] != "play":
             continue
         colour = action["colour"]
-        mine = totals[colour][seat]
-        rivals = max(total for other, total in enumerate(totals[colour]) if other != seat)
         halves = hand[action["card"]]["halves"]
         up = next(h for h in halves if h["colour"] == colour)
         other = next(h for h in halves if h["colour"] != colour)
-        before = chance(mine - rivals)
-        after = chance(mine + up["value"] - rivals)
-        gain = (
-            prizes[colour] * (after - before)
-            - after * CARD_POINT_COST * (up["value"] + other["value"])
-            + rng.random() * 1e-3  # breaks exact ties between equal cards without bias
-        )
+        mine = totals[colour][seat]
+        after = mine + up["value"]
+        if after <= rival_best[colour]:
+            tie_denies = prizes[colour] if after == rival_best[colour] else 0
+            stalls.append((-tie_denies, up["value"], action["card"], colour, action))
+            continue
+        gain = prizes[colour] * (
+            chance(after - rival_best[colour]) - chance(mine - rival_best[colour])
+        ) - chance(after - rival_best[colour]) * CARD_POINT_COST * (up["value"] + other["value"])
+        if gain <= 0:
+            continue
+        gain += rng.random() * 1e-3  # breaks exact ties between equal cards without bias
         if gain > best_gain:
             best_gain = gain
             best_action = action
     if best_action is not None:
         return best_action
+    if rivals_bidding and stalls:
+        return min(stalls)[-1]
     for action in actions:
         if action["type"] == "pass":
             return action
