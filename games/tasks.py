@@ -3,6 +3,8 @@
 from celery import shared_task
 
 from games.services import clocks, play, simulation
+from games.services.leagues import results as leagues_results
+from games.services.leagues import rounds as leagues_rounds
 
 
 @shared_task(name="games.bot_move_play")
@@ -23,3 +25,16 @@ def turns_sweep_task() -> None:
 @shared_task(name="games.digests_send")
 def digests_send_task() -> None:
     clocks.digests_send()
+
+
+# -- leagues (games/services/leagues) ---------------------------------------------------------
+
+
+@shared_task(name="games.game_results_record")
+def game_results_record_task(game_id: int) -> None:
+    leagues_results.game_results_record(game_id)
+
+
+@shared_task(name="games.league_rounds_sweep")
+def league_rounds_sweep_task() -> None:
+    leagues_rounds.rounds_sweep()

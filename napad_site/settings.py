@@ -230,6 +230,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict = {
     "turns-sweep": {"task": "games.turns_sweep", "schedule": 60.0},
     "digests-send": {"task": "games.digests_send", "schedule": 3600.0},
+    # Leagues: open rounds whose date has come (creating their games), close overdue ones.
+    "league-rounds-sweep": {"task": "games.league_rounds_sweep", "schedule": 300.0},
 }
 CELERY_TIMEZONE = "UTC"
 

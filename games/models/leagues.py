@@ -184,7 +184,7 @@ class Season(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["league", "-number"]
+        ordering = ["league_id", "-number"]
         constraints = [
             models.UniqueConstraint(fields=["league", "number"], name="season_league_number"),
         ]
@@ -205,7 +205,7 @@ class Division(models.Model):
     )
 
     class Meta:
-        ordering = ["season", "level"]
+        ordering = ["season_id", "level"]
         constraints = [
             models.UniqueConstraint(fields=["season", "level"], name="division_season_level"),
         ]
@@ -232,7 +232,7 @@ class Membership(models.Model):
     left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["league", "joined_at"]
+        ordering = ["league_id", "joined_at"]
         constraints = [
             models.UniqueConstraint(fields=["league", "player"], name="membership_league_player"),
         ]
@@ -259,7 +259,7 @@ class Round(models.Model):
     opened_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["season", "number"]
+        ordering = ["season_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["season", "number"], name="round_season_number"),
         ]
@@ -306,7 +306,7 @@ class Fixture(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["season", "round", "table_number", "pk"]
+        ordering = ["season_id", "round_id", "table_number", "pk"]
         indexes = [models.Index(fields=["season", "status"], name="fixture_season_status")]
         verbose_name = _("fixture")
         verbose_name_plural = _("fixtures")
@@ -326,7 +326,7 @@ class FixtureSeat(models.Model):
     dropped = models.BooleanField(_("dropped"), default=False)
 
     class Meta:
-        ordering = ["fixture", "position"]
+        ordering = ["fixture_id", "position"]
         constraints = [
             models.UniqueConstraint(fields=["fixture", "position"], name="fixtureseat_position"),
             models.UniqueConstraint(fields=["fixture", "player"], name="fixtureseat_player"),
@@ -382,7 +382,7 @@ class Standing(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["season", "division", "rank"]
+        ordering = ["season_id", "division_id", "rank", "player_id"]
         constraints = [
             models.UniqueConstraint(fields=["season", "player"], name="standing_season_player"),
         ]
@@ -460,7 +460,7 @@ class RatingHistory(models.Model):
     played_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["player", "kind", "played_at", "record"]
+        ordering = ["player_id", "kind", "played_at", "record_id"]
         constraints = [
             models.UniqueConstraint(fields=["record", "player"], name="ratinghistory_record"),
         ]

@@ -97,8 +97,12 @@ def game_create(
     bot_seats: dict[int, str] | None = None,
     invite_only: bool = False,
     invitees: list[Player] | None = None,
+    seat_players: list[Player] | None = None,
 ) -> Game:
     """Open a table. The creator takes the first seat that is not a bot's.
+
+    ``seat_players`` (a league fixture, games/services/leagues/rounds.py) seats exactly these
+    members in this order instead; the creator then sits only if listed.
 
     ``bot_seats`` maps seat positions to bot kinds (``engine.bots``); ``options`` are the
     engine's table options folded into the ruleset's config.
@@ -152,12 +156,17 @@ def game_create(
             created_by=creator,
             turn_time_limit=turn_time_limit,
         )
-        creator_position = next(p for p in range(seats) if p not in bot_seats)
         rows = [
             Seat(game=game, position=position, bot_kind=bot_kind)
             for position, bot_kind in sorted(bot_seats.items())
         ]
-        rows.append(Seat(game=game, position=creator_position, player=player))
+        if seat_players is not None:
+            # League fixtures: the scheduler chose who sits where (the first seat moves first).
+            free = [p for p in range(seats) if p not in bot_seats]
+            rows += [Seat(game=game, position=p, player=m) for p, m in zip(free, seat_players)]
+        else:
+            creator_position = next(p for p in range(seats) if p not in bot_seats)
+            rows.append(Seat(game=game, position=creator_position, player=player))
         Seat.objects.bulk_create(rows)
         Invitation.objects.bulk_create(
             [Invitation(game=game, player=invitee) for invitee in invitees if invitee != player],
@@ -223,9 +232,18 @@ def game_cancel(*, game_id: int, user: AbstractBaseUser) -> None:
         game_updated_on_commit(game.pk, game.version)
 
 
-def game_start(*, game_id: int, user: AbstractBaseUser) -> Game:
+def game_start(
+    *,
+    game_id: int,
+    user: AbstractBaseUser,
+    first_player: int | None = None,
+    identities: list[str] | None = None,
+) -> Game:
     """Deal the game: a secret seed (its SHA-256 shown from now on), the engine's setup, the
-    seats' gangs or characters; then the first deadline, and a bot move if a bot begins."""
+    seats' gangs or characters; then the first deadline, and a bot move if a bot begins.
+
+    ``first_player`` and ``identities`` (one per seat) are for league fixtures, which rotate
+    them over a season; left out, the engine draws them from the seed."""
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.created_by_id != user.pk:
@@ -237,7 +255,9 @@ def game_start(*, game_id: int, user: AbstractBaseUser) -> Game:
             raise PlayError(_("Wait until every seat is taken."))
         engine = get_engine(game.kind)
         seed = secrets.token_hex(32)
-        state = engine.setup(game.config, game.seats_count, seed)
+        state = engine.setup(
+            game.config, game.seats_count, seed, first_player=first_player, identities=identities
+        )
         now = timezone.now()
         to_move = engine.to_move(state)
         updated = Game.objects.filter(
@@ -404,11 +424,19 @@ def _move_play(
         setattr(game, name, value)
     if over:
         _seats_score(engine.result(new_state), seats)
+        # Leagues (games/services/leagues/results.py): count the result once, after commit.
+        _game_results_record_on_commit(game.pk)
     # Turn clocks (games/services/clocks): the next decision's deadline and reminders, the
     # mover's consecutive timeouts, Colt Express standing orders once this commits.
     turn_clock_after_move(game=game, seat=seat, by_member=user is not None)
     _after_change_on_commit(game, seats, to_move)
     return MoveResult(ok=True, message="", game=game, events=events)
+
+
+def _game_results_record_on_commit(game_id: int) -> None:
+    from games.tasks import game_results_record_task
+
+    transaction.on_commit(lambda: game_results_record_task.delay(game_id))
 
 
 def _seats_score(result: dict[str, Any], seats: list[Seat]) -> None:

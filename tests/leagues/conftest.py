@@ -1,0 +1,80 @@
+"""Fixtures for the league tests: members by the dozen, a Napad league, finished games."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import Game, League, Membership, Ruleset
+from games.services.accounts import user_sign_up
+from games.services.rulesets import rulesets_install_defaults
+
+
+@pytest.fixture
+def napad_ruleset(db) -> Ruleset:
+    rulesets_install_defaults()
+    return Ruleset.objects.get(slug="napad-designed-default", version=1)
+
+
+@pytest.fixture
+def make_members(db):
+    """``make_members(n)``: n new members (Players), named m01, m02, …"""
+    counter = {"n": 0}
+
+    def make(count: int):
+        players = []
+        for _ in range(count):
+            counter["n"] += 1
+            name = f"m{counter['n']:02d}"
+            user = user_sign_up(
+                username=name,
+                email=f"{name}@example.org",
+                password="train-robbery-42",  # noqa: S106
+                display_name=name.upper(),
+            )
+            players.append(user.player)
+        return players
+
+    return make
+
+
+@pytest.fixture
+def league(napad_ruleset) -> League:
+    return League.objects.create(
+        name="Tuesday Napad",
+        slug="tuesday-napad",
+        kind="napad",
+        ruleset=napad_ruleset,
+        min_table_size=3,
+        max_table_size=4,
+    )
+
+
+def league_join_all(league: League, players) -> None:
+    Membership.objects.bulk_create(
+        [Membership(league=league, player=p, status=Membership.Status.ACTIVE) for p in players]
+    )
+
+
+def game_finish(game: Game, places, scores=None, *, dropped=(), at=None) -> Game:
+    """Finish a started game as if its last move just ended it: places (and scores) per seat
+    position; ``dropped`` lists positions handed to a bot. (The engines' own playouts are
+    tested elsewhere; league tests need chosen results.)"""
+    scores = scores or [10 * (len(places) - p) for p in places]
+    seats = list(game.seats.order_by("position"))
+    for seat in seats:
+        seat.place = places[seat.position]
+        seat.score = scores[seat.position]
+        seat.replaced_by_bot = seat.position in dropped
+        seat.save(update_fields=["place", "score", "replaced_by_bot"])
+    game.status = Game.Status.FINISHED
+    game.finished_at = at or timezone.now()
+    game.deadline = None
+    game.save(update_fields=["status", "finished_at", "deadline"])
+    return game
+
+
+SEASON_START = date(2026, 1, 5)
+ROUND_GAP = timedelta(days=7)

@@ -1,0 +1,92 @@
+"""Rounds open on their date, create their games (seat order and gangs as planned), and
+finished games are counted once, into standings and ratings."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from conftest import SEASON_START, game_finish, league_join_all
+from django.utils import timezone
+
+from games.models import Fixture, Game, Rating, ResultRecord, Round, Season, Standing
+from games.services.leagues import results, rounds
+
+
+@pytest.fixture
+def running_season(league, make_members):
+    members = make_members(7)
+    league_join_all(league, members)
+    season = rounds.season_create(league=league, starts_on=SEASON_START, rounds=3)
+    rounds.season_start(season=season)
+    return season
+
+
+def test_it_plans_rounds_by_the_leagues_spacing(running_season):
+    season = running_season
+    starts = list(season.rounds.values_list("starts_at", "deadline"))
+    assert len(starts) == 3
+    assert starts[1][0] - starts[0][0] == season.league.round_interval
+    assert starts[0][1] - starts[0][0] == season.league.round_length
+    assert season.status == Season.Status.RUNNING
+    assert Standing.objects.filter(season=season).count() == 7
+
+
+def test_it_opens_due_rounds_once_and_creates_their_games(running_season):
+    season = running_season
+    first = season.rounds.get(number=1)
+    now = first.starts_at + timedelta(minutes=1)
+    assert rounds.rounds_sweep(now) == {"opened": 1, "closed": 0}
+    assert rounds.rounds_sweep(now) == {"opened": 0, "closed": 0}
+    fixtures = list(Fixture.objects.filter(round=first).prefetch_related("seats"))
+    assert sorted(len(f.seats.all()) for f in fixtures) == [3, 4]
+    for fixture in fixtures:
+        game = fixture.game
+        assert game.status == Game.Status.RUNNING
+        assert game.turn_time_limit == season.league.turn_time_limit
+        seats = {s.position: s for s in game.seats.all()}
+        for row in fixture.seats.all():
+            assert seats[row.position].player_id == row.player_id
+            assert seats[row.position].identity == row.identity
+        # Seat 0 moves first: the scheduler rotates who that is.
+        assert game.to_move == [0]
+    assert Round.objects.get(pk=first.pk).status == Round.Status.OPEN
+
+
+def test_it_leaves_rounds_of_a_draft_season_alone(league, make_members):
+    league_join_all(league, make_members(4))
+    season = rounds.season_create(league=league, starts_on=SEASON_START, rounds=1)
+    assert rounds.rounds_sweep(timezone.now())["opened"] == 0
+    assert season.rounds.get().status == Round.Status.SCHEDULED
+
+
+def test_it_closes_a_round_past_its_deadline(running_season):
+    first = running_season.rounds.get(number=1)
+    rounds.round_open(round_id=first.pk)
+    assert rounds.rounds_sweep(first.deadline + timedelta(seconds=1))["closed"] == 1
+    assert Round.objects.get(pk=first.pk).status == Round.Status.CLOSED
+
+
+def test_it_counts_a_finished_game_once(running_season):
+    first = running_season.rounds.get(number=1)
+    fixture = rounds.round_open(round_id=first.pk)[0]
+    game = game_finish(fixture.game, [1, 2, 3, 4][: fixture.game.seats_count])
+    assert results.game_results_record(game.pk) is True
+    points = dict(Standing.objects.filter(season=running_season).values_list("player", "points"))
+    mu = dict(Rating.objects.values_list("player", "mu"))
+    assert results.game_results_record(game.pk) is False
+    assert ResultRecord.objects.filter(game=game).count() == 1
+    assert (
+        dict(Standing.objects.filter(season=running_season).values_list("player", "points"))
+        == points
+    )
+    assert dict(Rating.objects.values_list("player", "mu")) == mu
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.FINISHED
+    assert sorted(s.place for s in fixture.seats.all()) == list(range(1, game.seats_count + 1))
+
+
+def test_it_ignores_a_game_that_is_not_finished(running_season):
+    fixture = rounds.round_open(round_id=running_season.rounds.get(number=1).pk)[0]
+    assert results.game_results_record(fixture.game.pk) is False
+    assert not ResultRecord.objects.exists()
