@@ -80,6 +80,7 @@ def simulate(
     per_identity: dict[str, _Tally] = {}
     steps = 0
     started = time.perf_counter()
+    cpu_started = time.process_time()
     for game in range(games):
         game_seed = f"{seed}-{game}"
         shift = game % players if rotate else 0
@@ -107,6 +108,8 @@ def simulate(
             per_bot.setdefault(seat_bots[seat], _Tally()).add(row)
             per_identity.setdefault(engine.seat_identity(state, seat), _Tally()).add(row)
     seconds = time.perf_counter() - started
+    # CPU time too: on a busy machine it is the fairer measure of speed on one core.
+    cpu_seconds = time.process_time() - cpu_started
     return {
         "game": kind,
         "games": games,
@@ -114,8 +117,12 @@ def simulate(
         "seed": seed,
         "bots": lineup,
         "rotate": rotate,
+        # The switchable options as played, so a summary says which variants it measured.
+        "options": {option["key"]: config.get(option["key"]) for option in engine.options(config)},
         "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 1) if seconds else None,
+        "cpu_seconds": round(cpu_seconds, 3),
+        "games_per_cpu_second": round(games / cpu_seconds, 1) if cpu_seconds else None,
         "actions": steps,
         "mean_actions_per_game": round(steps / games, 1),
         "per_seat": [tally.summary() for tally in per_seat],
