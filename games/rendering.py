@@ -112,7 +112,56 @@ def _napad_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> b
     return True
 
 
-_DECORATORS = {"napad": _napad_decorate}
+def _colt_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bool:
+    """Put bandits (with names) into the spots they stand in, the pile's owners on the pile,
+    and the legal Schemin' plays on the cards of my hand.
+
+    Returns True when every legal action got its button on the board (Schemin'); Stealin'
+    choices are left to the page's list of actions."""
+    bandits = view["bandits"]
+    for bandit in bandits:
+        bandit["css"] = bandit["character"].lower()
+    for car in view["train"]:
+        for level in ("inside", "roof"):
+            car[level]["bandits"] = [bandits[seat] for seat in car[level]["bandits"]]
+    if view.get("time_machine"):
+        view["time_machine"]["bandits"] = [
+            bandits[seat] for seat in view["time_machine"]["bandits"]
+        ]
+    view["hidden_bandits"] = [b for b in bandits if b["level"] == "hidden" and b["car"] is None]
+    view["my_hidden_spot"] = next(
+        (b for b in bandits if b["level"] == "hidden" and b["car"] is not None), None
+    )
+    pending = view.get("pending")
+    current = pending.get("card") if pending else view.get("resolving")
+    for index, card in enumerate(view["pile"]):
+        card["bandit"] = bandits[card["seat"]]
+        card["is_resolving"] = current == index
+    if pending:
+        pending = view["pending"]
+        pending["bandit"] = bandits[pending["seat"]]
+        pile_index = pending.get("card")
+        if isinstance(pile_index, int) and 0 <= pile_index < len(view["pile"]):
+            pending["pile_card"] = view["pile"][pile_index]
+    placed = set()
+    hand = []
+    for card in view.get("hand") or []:
+        entry = {"card": card, "is_bullet": card.startswith("bullet:"), "plays": []}
+        for face_down in (False, True):
+            key = action_key({"type": "play", "card": card, "face_down": face_down})
+            if key in legal:
+                entry["plays"].append({"json": key, "face_down": face_down})
+                placed.add(key)
+        hand.append(entry)
+    view["hand_cards"] = hand
+    draw_key = action_key({"type": "draw"})
+    view["draw_action"] = draw_key if draw_key in legal else None
+    if view["draw_action"]:
+        placed.add(draw_key)
+    return bool(legal) and placed == set(legal)
+
+
+_DECORATORS = {"napad": _napad_decorate, "colt": _colt_decorate}
 
 
 def board_context(
@@ -135,7 +184,8 @@ def board_context(
         return context
     engine = get_engine(game.kind)
     view = engine.view(state, position)
-    for seat_view in view.get("seats", ()):
+    # Engines list seats as "seats" (Napad) or "bandits" (Colt Express): give each its name.
+    for seat_view in [*view.get("seats", ()), *view.get("bandits", ())]:
         if isinstance(seat_view, dict) and "seat" in seat_view:
             seat_view["name"] = names.get(seat_view["seat"], "")
     legal_actions = []

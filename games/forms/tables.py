@@ -38,6 +38,17 @@ def playable_rulesets():
     )
 
 
+def _choice_value(choice: Any) -> Any:
+    """An engine option's choice is a plain value or ``{"value", "label"}``."""
+    return choice["value"] if isinstance(choice, dict) else choice
+
+
+def _choice(choice: Any) -> tuple[str, str]:
+    if isinstance(choice, dict):
+        return str(choice["value"]), str(choice.get("label", choice["value"]))
+    return str(choice), str(choice)
+
+
 class RulesetChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, obj: Ruleset) -> str:
         return f"{obj.get_kind_display()} — {obj.name} (v{obj.version})"
@@ -85,7 +96,7 @@ class TableCreateForm(forms.Form):
                     field = forms.ChoiceField(
                         required=False,
                         choices=[("", _("as the ruleset says"))]
-                        + [(str(choice), str(choice)) for choice in option.get("choices", [])],
+                        + [_choice(choice) for choice in option.get("choices", [])],
                     )
                 field.label = option["label"]
                 field.help_text = option.get("help", "")
@@ -147,8 +158,8 @@ class TableCreateForm(forms.Form):
                 if bool(value) != bool(option.get("default", ruleset.config.get(option["key"]))):
                     options[option["key"]] = bool(value)
             elif value not in ("", None):
-                choices = {str(choice): choice for choice in option.get("choices", [])}
-                options[option["key"]] = choices.get(value, value)
+                values = {_choice(choice)[0]: _choice_value(choice) for choice in option["choices"]}
+                options[option["key"]] = values.get(value, value)
         cleaned["options"] = options
         engine = get_engine(ruleset.kind)
         bot_seats = {}

@@ -1,0 +1,122 @@
+"""Colt Express at the club: its rulesets, the table form's options, the board, a whole game."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from playkit import first_legal, user_to_move
+
+from games.engines import get_engine
+from games.models import Game, Ruleset
+from games.selectors import game_events
+from games.services import play
+from games.services.replay import game_verify
+from games.services.rulesets import rulesets_install_defaults
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _colt_game(alice, bob, slug="colt-express") -> Game:
+    rulesets_install_defaults()
+    game = play.game_create(
+        creator=alice,
+        ruleset=Ruleset.objects.get(slug=slug),
+        seats=2,
+        turn_time_limit=timedelta(hours=1),
+    )
+    play.seat_join(game_id=game.pk, user=bob)
+    return play.game_start(game_id=game.pk, user=alice)
+
+
+def _move(game: Game, users) -> None:
+    result = play.move_submit(
+        game_id=game.pk,
+        user=user_to_move(game, users),
+        action=first_legal(game),
+        expected_version=game.version,
+    )
+    assert result.ok, result.message
+    game.refresh_from_db()
+
+
+def test_it_installs_the_three_colt_rulesets(db):
+    rulesets_install_defaults()
+    published = Ruleset.objects.get(slug="colt-express").config
+    assert published["time_machine"] is False and published["round_deck"] == "published"
+    assert Ruleset.objects.get(slug="colt-express-time-machine").config["time_machine"] is True
+    assert Ruleset.objects.get(slug="colt-express-5-of-7").config["round_deck"] == "guide"
+
+
+def test_the_table_form_folds_colt_options_in(alice):
+    rulesets_install_defaults()
+    ruleset = Ruleset.objects.get(slug="colt-express")
+    response = _client(alice).post(
+        "/games/new",
+        {
+            "ruleset": ruleset.pk,
+            "seats": 3,
+            "turn_time_limit": "24h",
+            "option_colt_time_machine": "on",
+            "option_colt_round_deck": "guide",
+            "bot_2": "random",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    game = Game.objects.get()
+    assert game.config["time_machine"] is True and game.config["round_deck"] == "guide"
+    assert game.seats.get(position=2).bot_kind == "random"
+    assert game.seats.get(position=0).player == alice.player
+
+
+def test_the_board_shows_the_train_round_card_and_only_my_hand(alice, bob, charlie):
+    game = _colt_game(alice, bob, "colt-express-time-machine")
+    page = _client(alice).get(f"/games/{game.pk}/").content.decode()
+    assert "Locomotive" in page and "Time Machine" in page and "round-card" in page
+    assert "is-current" in page  # the turn being played is highlighted
+    assert page.count("Your hand") == 1
+    # Only my own loot's value (the $250 starting purse) is shown.
+    assert page.count("worth $") == 1
+    assert game.seed not in page
+    spectator = _client(charlie).get(f"/games/{game.pk}/").content.decode()
+    assert "Your hand" not in spectator and "worth $" not in spectator
+
+
+def test_face_down_cards_are_card_backs_to_everyone_but_their_owner(alice, bob, charlie):
+    game = _colt_game(alice, bob)
+    engine = get_engine("colt")
+    for _ in range(60):
+        state = engine.from_json(game.state)
+        if any(card["card"] is None for card in engine.view(state, None)["pile"]):
+            break
+        _move(game, [alice, bob])
+    else:
+        pytest.fail("no face-down card was played")
+    for user in (alice, bob):
+        position = game.seats.get(player__user=user).position
+        hidden = sum(card["card"] is None for card in engine.view(state, position)["pile"])
+        page = _client(user).get(f"/games/{game.pk}/").content.decode()
+        assert page.count(" is-hidden") == hidden
+    hidden = sum(card["card"] is None for card in engine.view(state, None)["pile"])
+    assert _client(charlie).get(f"/games/{game.pk}/").content.decode().count(" is-hidden") == hidden
+
+
+def test_a_whole_colt_game_ends_with_the_breakdown_and_verifies(alice, bob):
+    game = _colt_game(alice, bob)
+    for _ in range(1000):
+        if game.status != Game.Status.RUNNING:
+            break
+        _move(game, [alice, bob])
+    assert game.status == Game.Status.FINISHED
+    page = _client(bob).get(f"/games/{game.pk}/").content.decode()
+    assert "Gunslinger" in page and "Bullets received" in page and game.seed in page
+    assert game_verify(game, game_events(game)).ok
+    replay = _client(alice).get(f"/games/{game.pk}/replay?step=5&seat=1")
+    assert replay.status_code == 200 and "Your hand" in replay.content.decode()
