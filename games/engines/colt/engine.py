@@ -15,6 +15,7 @@ from typing import Any
 from ..base import Engine, IllegalAction
 from ..base import gettext_noop as _
 from . import flow, schemin, scoring, view
+from .bots import BOTS
 from .config import default_config, validate_config
 from .data import CHARACTERS
 from .state import STATE_VERSION, State, clone, new_game
@@ -26,10 +27,7 @@ class ColtEngine(Engine):
     min_players = 2
     max_players = 6
 
-    def __init__(self) -> None:
-        from .bots import BOTS
-
-        self.bots = dict(BOTS)
+    bots = BOTS
 
     # --- ruleset ---------------------------------------------------------------------------
 
@@ -125,6 +123,8 @@ class ColtEngine(Engine):
         return new_state, events
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        if seat is not None and seat not in range(state["players"]):
+            raise ValueError(f"there is no seat {seat!r} at this table")
         return view.view(state, seat)
 
     def is_over(self, state: State) -> bool:

@@ -17,7 +17,7 @@ from games.engines.colt.data import ROUND_CARDS, STATION_CARDS
 from games.engines.colt.engine import ENGINE
 from games.engines.colt.view import revealed_cards
 
-PLAYOUT = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PLAYOUT = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 BAD_ACTIONS = [
     {"type": "warp"},
     {"type": "play", "card": "bullet:neutral", "face_down": False},
@@ -29,10 +29,11 @@ BAD_ACTIONS = [
 ]
 
 
-def _config(tm, round_deck):
+def _config(tm, round_deck, two_player_cars=2):
     config = ENGINE.default_config()
     config["time_machine"] = tm
     config["round_deck"] = round_deck
+    config["two_player_cars"] = two_player_cars
     return config
 
 
@@ -50,8 +51,8 @@ def _check_events(events, players):
             assert event["type"] not in ("hideout", "card_played_secret")
 
 
-def playout(players, seed, bot_kinds, tm, round_deck):
-    config = _config(tm, round_deck)
+def playout(players, seed, bot_kinds, tm, round_deck, two_player_cars):
+    config = _config(tm, round_deck, two_player_cars)
     state = ENGINE.setup(config, players, seed)
     check_invariants(state)
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(players)]
@@ -94,9 +95,12 @@ bots = st.lists(st.sampled_from(["random", "heuristic"]), min_size=6, max_size=6
     seed=st.integers(0, 2**32),
     bot_kinds=bots,
     round_deck=st.sampled_from(["published", "guide"]),
+    two_player_cars=st.sampled_from([2, 3]),
 )
-def test_playout_invariants_without_time_machine(players, seed, bot_kinds, round_deck):
-    playout(players, seed, bot_kinds, False, round_deck)
+def test_playout_invariants_without_time_machine(
+    players, seed, bot_kinds, round_deck, two_player_cars
+):
+    playout(players, seed, bot_kinds, False, round_deck, two_player_cars)
 
 
 @PLAYOUT
@@ -105,9 +109,12 @@ def test_playout_invariants_without_time_machine(players, seed, bot_kinds, round
     seed=st.integers(0, 2**32),
     bot_kinds=bots,
     round_deck=st.sampled_from(["published", "guide"]),
+    two_player_cars=st.sampled_from([2, 3]),
 )
-def test_playout_invariants_with_time_machine(players, seed, bot_kinds, round_deck):
-    playout(players, seed, bot_kinds, True, round_deck)
+def test_playout_invariants_with_time_machine(
+    players, seed, bot_kinds, round_deck, two_player_cars
+):
+    playout(players, seed, bot_kinds, True, round_deck, two_player_cars)
 
 
 # --- non-interference ---------------------------------------------------------------------
@@ -190,7 +197,7 @@ def secret_variants(state, viewer):
         yield change.__name__, variant(change)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.integers(2, 6),
     seed=st.integers(0, 2**32),
