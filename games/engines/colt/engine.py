@@ -4,6 +4,20 @@ points, gluing the phase modules together.
 ``apply`` validates against the legal options first (so an illegal action changes nothing),
 then works on a structured copy of the state (``state.clone``) and lets ``flow.advance`` run
 everything that needs no decision: forced choices are applied at once.
+
+Where the spec leaves room, this engine decides:
+
+- Cheyenne's "may take the purse" is part of her Punch choice (``"take": true/false``), so
+  she answers once instead of twice.
+- A purse taken blind (Robbery, a Punch's drop, Pickpocketing) is drawn at random from the
+  seed (``blind-<n>`` streams).
+- Hostage-Taking's $250 ransoms are new purses, counted in ``state["ransom"]``; the purse a
+  bandit loses to Marshal's Revenge goes back to the reserve.
+- Django shooting into the locomotive from inside car 1 does not push into the Time Machine
+  (the seed sheet names only the roof); the Time Machine is neither "inside the train"
+  (Passengers' Rebellion) nor "in or on the locomotive" (Hostage-Taking), but it is a spot
+  (Robbery, Punch, Pickpocketing).
+- A lone time traveller's hideout is asked for before the next round is dealt.
 """
 
 from __future__ import annotations

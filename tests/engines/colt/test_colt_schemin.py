@@ -215,3 +215,11 @@ def test_schemin_round_start_shuffles_every_card_and_deals_again():
     for seat in range(3):
         assert len(state["hand"][seat]) == 6
         assert len(state["hand"][seat]) + len(state["deck"][seat]) == 10 + state["received"][seat]
+
+
+def test_schemin_face_up_or_down_per_turn_type_is_ruleset_data():
+    config = ENGINE.default_config()
+    config["turn_face_down"] = {"N": True, "T": False, "S": False, "R": False}  # the guide's
+    state = ENGINE.setup(config, 3, seed=5, first_player=0, identities=["Belle", "Tuco", "Doc"])
+    state, _ = play_first(state, 0)
+    assert state["pile"][0][2] is True

@@ -263,3 +263,18 @@ def test_face_down_card_is_shown_to_everyone_once_its_owner_must_choose():
     pile = ENGINE.view(state, 2)["pile"]
     assert pile[0]["card"] == "move" and pile[0]["resolved"] is True
     assert pile[1]["card"] is None and pile[1]["resolved"] is False
+
+
+def test_move_on_the_roof_is_not_blocked_by_other_bandits():
+    state = table(cars=4, at={0: (1, ROOF), 1: (2, ROOF), 2: (3, ROOF)})
+    state, _ = resolve(state, [(0, "move")])
+    state, _ = act(state, 0, type="move", to={"car": 4, "level": ROOF})
+    assert where(state, 0) == (4, ROOF)
+
+
+def test_fire_gives_the_shooters_bullet_card_and_counts_for_both():
+    state = table(cars=3, at={0: (2, ROOF), 1: (3, ROOF), 2: (3, INSIDE)})
+    state, events = resolve(state, [(0, "fire"), (0, "fire")])
+    assert state["bullets"][0] == 4 and state["received"][1] == 2
+    owned = state["deck"][1] + state["hand"][1]
+    assert owned.count("bullet:0") == 2

@@ -264,3 +264,34 @@ def test_time_machine_bonus_counts_after_the_last_event():
     )
     state, _ = run_events(state)
     assert state["tm_bonus"] == [500, 0, 0]
+
+
+def test_time_machine_is_not_a_roof_for_swivel_arm():
+    state = tm_table(
+        players=3, cars=3, round_card="Swivel Arm", at={0: MACHINE, 1: MACHINE, 2: (1, ROOF)}
+    )
+    state, _ = run_events(state)
+    assert where(state, 0) == MACHINE and where(state, 2) == (3, ROOF)
+
+
+def test_time_machine_is_not_inside_the_train_for_the_passengers_rebellion():
+    state = tm_table(
+        players=3,
+        cars=3,
+        round_card="Passengers' Rebellion",
+        at={0: MACHINE, 1: MACHINE, 2: (1, INSIDE)},
+    )
+    state, _ = run_events(state)
+    assert state["received"] == [0, 0, 1]
+
+
+def test_time_machine_is_not_the_locomotive_for_hostage_taking():
+    state = tm_table(
+        players=3,
+        cars=3,
+        round_card="Hostage-Taking of the Conductor",
+        round_index=4,
+        at={0: MACHINE, 1: MACHINE, 2: (0, ROOF)},
+    )
+    state, _ = run_events(state)
+    assert state["loot"] == [[], [], ["purse:250"]]
