@@ -1,0 +1,196 @@
+"""Balance simulations: the task plays the games in chunks with progress, the totals add up,
+a clone is compared with its parent on the same games, and the admin shows it all."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from organiser_kit import client_for, rules_editor
+from playkit import napad_ruleset
+
+from games.engines.simulator import simulate
+from games.models import Ruleset, SimulationRun
+from games.services.ruleset_admin import ruleset_clone, ruleset_update_draft
+from games.services.simulation import (
+    SimulationError,
+    lineup_for_game,
+    simulation_run_execute,
+    simulation_start,
+    simulation_summary,
+)
+from games.tasks import simulation_run_task
+
+pytestmark = pytest.mark.django_db
+
+
+def _run(ruleset, games=40, players=3, bots=("heuristic", "random"), **kwargs) -> SimulationRun:
+    return simulation_start(
+        ruleset=ruleset, games=games, players=players, bots=list(bots), user=None, **kwargs
+    )
+
+
+def test_the_task_plays_every_game_with_progress_and_stats(db):
+    run = _run(napad_ruleset(), games=40, seed="fixed")
+    progress = []
+    simulation_run_execute(run.pk, on_progress=lambda done, total: progress.append((done, total)))
+    run.refresh_from_db()
+    assert run.status == SimulationRun.Status.FINISHED
+    assert run.games_done == 40 and run.progress_percent == 100
+    assert run.started_at and run.finished_at and not run.error
+    # Progress was saved chunk by chunk, always growing, ending at the total.
+    assert len(progress) > 1
+    assert [done for done, _total in progress] == sorted({done for done, _t in progress})
+    assert progress[-1] == (40, 40)
+
+    summary = simulation_summary(run.results)
+    assert summary["games"] == 40
+    assert sum(seat["games"] for seat in summary["per_seat"]) == 40 * 3
+    assert sum(seat["wins"] for seat in summary["per_seat"]) >= 40
+    assert set(summary["per_bot"]) == {"heuristic", "random"}
+    assert summary["per_bot"]["heuristic"]["games"] == 40 * 2  # two of three seats
+    assert set(summary["per_identity"]) <= {"cowboys", "mexicans", "deserters", "indians"}
+    assert sum(summary["scores"].values()) == 40 * 3
+    # The heuristic bot beats the random one: the numbers mean something.
+    assert summary["per_bot"]["heuristic"]["win_rate"] > summary["per_bot"]["random"]["win_rate"]
+
+
+def test_the_run_agrees_with_the_simulator(db):
+    """Played one game at a time, the totals equal the simulator's own summary of the same
+    games (same seeds and rotating line-up)."""
+    ruleset = napad_ruleset()
+    run = _run(ruleset, games=12, players=3, bots=["heuristic", "random"], seed="s")
+    simulation_run_execute(run.pk)
+    run.refresh_from_db()
+    summary = simulation_summary(run.results)
+    for index in range(12):
+        assert lineup_for_game(["heuristic", "random"], 3, index) == [
+            ["heuristic", "random", "heuristic"][(seat + index) % 3] for seat in range(3)
+        ]
+    mean = sum(seat["mean_score"] for seat in summary["per_seat"]) / 3
+    direct = [
+        simulate(
+            "napad",
+            1,
+            3,
+            f"s-{i}",
+            lineup_for_game(["heuristic", "random"], 3, i),
+            ruleset.config,
+            rotate=False,
+        )
+        for i in range(12)
+    ]
+    direct_mean = sum(sum(s["mean_score"] for s in game["per_seat"]) for game in direct) / 36
+    assert mean == pytest.approx(direct_mean)
+
+
+def test_a_run_is_claimed_once(db):
+    run = _run(napad_ruleset(), games=5)
+    assert simulation_run_execute(run.pk) is not None
+    assert simulation_run_execute(run.pk) is None
+    assert SimulationRun.objects.get(pk=run.pk).games_done == 5
+
+
+def test_a_failing_run_records_its_error(db):
+    run = _run(napad_ruleset(), games=5)
+    SimulationRun.objects.filter(pk=run.pk).update(bots=["no-such-bot"])
+    simulation_run_execute(run.pk)
+    run.refresh_from_db()
+    assert run.status == SimulationRun.Status.FAILED and "no-such-bot" in run.error
+
+
+def test_a_clone_is_compared_with_its_parent_on_the_same_games(db):
+    parent = napad_ruleset()
+    draft = ruleset_clone(ruleset=parent, user=None)
+    ruleset_update_draft(ruleset=draft, config={**draft.config, "variant_b_twos": True})
+    run = _run(draft, games=20, seed="pair")
+    assert run.baseline is not None
+    assert run.baseline.ruleset == parent and run.baseline.seed == "pair"
+    assert run.baseline.games_requested == 20
+    # Asking again reuses the parent's identical run.
+    again = _run(draft, games=20, seed="pair")
+    assert again.baseline == run.baseline
+    assert _run(draft, games=20, seed="pair", compare_with_parent=False).baseline is None
+
+
+def test_bad_requests_are_refused(db):
+    ruleset = napad_ruleset()
+    for kwargs in ({"games": 0}, {"games": 10_000}, {"players": 7}, {"bots": ["nope"]}):
+        with pytest.raises(SimulationError):
+            _run(ruleset, **kwargs)
+    assert not SimulationRun.objects.exists()
+
+
+def test_started_through_celery_it_runs_to_the_end(db, django_capture_on_commit_callbacks):
+    from napad_site.celery import app
+
+    parent = napad_ruleset()
+    draft = ruleset_clone(ruleset=parent, user=None)
+    app.conf.task_always_eager = True
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            run = _run(draft, games=30)
+    finally:
+        app.conf.task_always_eager = False
+    run.refresh_from_db()
+    assert run.status == SimulationRun.Status.FINISHED and run.games_done == 30
+    assert run.baseline.status == SimulationRun.Status.FINISHED
+    # The task function itself is a thin wrapper over the service.
+    queued = _run(parent, games=3, compare_with_parent=False)
+    simulation_run_task(queued.pk)
+    assert SimulationRun.objects.get(pk=queued.pk).status == SimulationRun.Status.FINISHED
+
+
+def test_the_admin_starts_a_run_and_shows_progress_and_results(db):
+    client = client_for(rules_editor())
+    parent = napad_ruleset()
+    draft = ruleset_clone(ruleset=parent, user=None)
+    url = reverse("admin:games_ruleset_simulate", args=[draft.pk])
+    assert client.get(url).status_code == 200
+    response = client.post(
+        url,
+        {
+            "games": "24",
+            "players": "3",
+            "bots": ["heuristic", "random"],
+            "compare_with_parent": "on",
+        },
+    )
+    run = SimulationRun.objects.get(ruleset=draft)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("admin:games_simulationrun_change", args=[run.pk])
+
+    # Queued: the page polls for progress.
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    progress_url = reverse("admin:games_simulationrun_progress", args=[run.pk])
+    assert (
+        progress_url in page.content.decode() and 'hx-trigger="every 1s"' in page.content.decode()
+    )
+    fragment = client.get(progress_url, HTTP_HX_REQUEST="true")
+    assert fragment.status_code == 200 and "<progress" in fragment.content.decode()
+    assert "HX-Refresh" not in fragment
+
+    simulation_run_execute(run.baseline_id)
+    simulation_run_execute(run.pk)
+    fragment = client.get(progress_url, HTTP_HX_REQUEST="true")
+    assert fragment["HX-Refresh"] == "true"
+    page = client.get(reverse("admin:games_simulationrun_change", args=[run.pk])).content.decode()
+    assert "<svg" in page and "<rect" in page
+    assert "win rate (parent)" in page and "Per gang / character" in page
+    assert "cowboys" in page or "indians" in page
+    assert 'hx-trigger="every 1s"' not in page
+
+    # The form refuses a bad number of games without starting anything.
+    response = client.post(url, {"games": "0", "players": "3", "bots": ["random"]})
+    assert response.status_code == 200
+    assert SimulationRun.objects.count() == 2
+
+
+def test_a_colt_ruleset_can_be_simulated(db):
+    napad_ruleset()  # installs every default, Colt Express too
+    colt = Ruleset.objects.get(slug="colt-express", version=1)
+    run = _run(colt, games=6, players=4)
+    simulation_run_execute(run.pk)
+    summary = simulation_summary(SimulationRun.objects.get(pk=run.pk).results)
+    assert summary["games"] == 6
+    assert set(summary["per_identity"]) <= {"Belle", "Cheyenne", "Django", "Doc", "Ghost", "Tuco"}
