@@ -247,12 +247,8 @@ class NapadEngine(Engine):
             return []
         deck = state["decks"][seat]
         table = _play_table(deck)
-        actions = []
-        for card in state["hands"][seat]:
-            first, second = table[card]
-            # Copies, so a caller that edits an action cannot change the next answer.
-            actions.append(first.copy())
-            actions.append(second.copy())
+        # Copies, so a caller that edits an action cannot change the next answer.
+        actions = [action.copy() for card in state["hands"][seat] for action in table[card]]
         if self._may_pass(state, seat):
             actions.append({"type": "pass", "label": PASS_LABEL})
         return actions
@@ -273,10 +269,11 @@ class NapadEngine(Engine):
     # -- applying an action ----------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
-        if state["phase"] == "over":
-            raise IllegalAction("The game is over; no more actions.")
-        if seat != state["turn"]:
-            raise IllegalAction(f"It is not seat {seat}'s turn; seat {state['turn']} is to move.")
+        turn = state["turn"]
+        if seat != turn or turn is None:
+            if turn is None:
+                raise IllegalAction("The game is over; no more actions.")
+            raise IllegalAction(f"It is not seat {seat}'s turn; seat {turn} is to move.")
         if not isinstance(action, dict):
             raise IllegalAction('An action must be an object like {"type": "pass"}.')
         kind = action.get("type")
@@ -310,11 +307,15 @@ class NapadEngine(Engine):
         card = action.get("card")
         colour = action.get("colour")
         hand = state["hands"][seat]
-        if not isinstance(card, int) or isinstance(card, bool) or card not in hand:
+        # type() rather than isinstance(): True == 1 must not pass for card 1.
+        if type(card) is not int or card not in hand:
             raise IllegalAction(f"Card {card!r} is not in your hand.")
-        half = _half_in(state["decks"][seat][card], colour) if isinstance(colour, str) else None
-        if half is None:
-            first, second = state["decks"][seat][card]
+        first, second = state["decks"][seat][card]
+        if first[0] == colour:
+            half = first
+        elif second[0] == colour:
+            half = second
+        else:
             raise IllegalAction(
                 f"Card {card} can be sent {first[0]} or {second[0]} side up, not {colour!r}."
             )

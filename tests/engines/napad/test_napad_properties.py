@@ -52,6 +52,8 @@ def illegal_attempts(engine, state, seat):
         (seat, {"type": "pass", "card": 1}),
         ((seat + 1) % players, {"type": "pass"}),
         (seat + players, {"type": "pass"}),
+        (None, {"type": "pass"}),
+        (str(seat), {"type": "pass"}),
     ]
     if not_in_hand:
         attempts.append((seat, {"type": "play", "card": not_in_hand[0], "colour": "yellow"}))

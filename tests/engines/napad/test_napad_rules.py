@@ -451,8 +451,9 @@ def test_game_ends_after_six_rounds(engine):
     assert rounds_seen == {1, 2, 3, 4, 5, 6}
     assert events[-1]["type"] == "game_over"
     assert engine.to_move(state) == []
-    with pytest.raises(IllegalAction, match="over"):
-        engine.apply(state, 0, {"type": "pass"})
+    for seat in (0, None):
+        with pytest.raises(IllegalAction, match="over"):
+            engine.apply(state, seat, {"type": "pass"})
 
 
 def test_result_is_refused_before_the_end(engine):
