@@ -213,12 +213,16 @@ else:
     _processed_dir = VAR_DIR / "celery" / "processed"
     _broker_dir.mkdir(parents=True, exist_ok=True)
     _processed_dir.mkdir(parents=True, exist_ok=True)
+    _control_dir = VAR_DIR / "celery" / "control"
+    _control_dir.mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
         "processed_folder": str(_processed_dir),
         "store_processed": False,
+        # Broadcast (control) messages; kombu's default is a "control" folder in the cwd.
+        "control_folder": str(_control_dir),
     }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
