@@ -450,8 +450,11 @@ class NapadEngine(Engine):
                     "cards": cards,
                 }
             )
-            shown = [self._wagon_public(new, w) for w in loot] if public else None
+            taken = [self._wagon_public(new, w) for w in loot]
+            shown = taken if public else None
             events.append(ev.captured(winner, gangs[winner], colour, cargo, best, len(loot), shown))
+            if not public:
+                events.append(ev.loot_taken(winner, taken))
         for seat in range(players):
             for card, card_colour in played[seat]:
                 if winner_of.get(card_colour) != seat:

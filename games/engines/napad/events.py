@@ -97,6 +97,19 @@ def captured(
     return event
 
 
+def loot_taken(seat: int, wagons: list[dict[str, Any]]) -> Event:
+    """The capturing seat's own record of the values it took (secret from the others)."""
+    event = _event(
+        "loot_taken",
+        _("You capture %(wagons_text)s."),
+        seat=seat,
+        wagons=wagons,
+        wagons_text=describe_wagons(wagons),
+    )
+    event["private_to"] = [seat]
+    return event
+
+
 def tied(colour: str, cargo: str, total: int, seats: list[int], gangs: list[str]) -> Event:
     return _event(
         "tie",

@@ -280,9 +280,14 @@ def test_captured_values_stay_secret_in_events_without_public_captures(engine):
     while not engine.is_over(state):
         (seat,) = engine.to_move(state)
         state, events = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
-        for event in events:
+        for index, event in enumerate(events):
             if event["type"] == "captured":
                 assert "wagons" not in event["args"] and event["args"]["count"] >= 1
+                # Only the capturing seat is told the values.
+                secret = events[index + 1]
+                assert secret["type"] == "loot_taken"
+                assert secret["private_to"] == [event["args"]["seat"]]
+                assert len(secret["args"]["wagons"]) == event["args"]["count"]
 
 
 def test_same_seed_config_and_actions_give_the_same_game(engine):
