@@ -8,6 +8,14 @@ is shared between successive states and never written to.
 Phases 1, 3 and 4 of a round need no decision, so they run inside ``apply`` as soon as the
 last bidder passes; a player with an empty hand is passed for automatically. The only phase
 anyone waits on is ``"robbery"`` (the bidding); ``"over"`` marks the end of the game.
+
+Choices where the rulebook is silent (see also ``rules/napad.md``):
+- a gang with an empty hand is passed for when its turn comes, and an empty-handed marker
+  holder passes too (the "must play first" rule applies only to someone holding cards);
+- round 6 ends with its reinforcements like every round (it matters only for rulesets whose
+  hideouts are not empty by then: cards in hand break ties), but the marker does not move;
+- who won which colour is announced at the table, so captured counts per colour are public;
+  the values stay with the owner unless ``public_captures`` is on or the game is over.
 """
 
 from __future__ import annotations
@@ -384,24 +392,13 @@ class NapadEngine(Engine):
             if stack:
                 wagon_id = stack[0]
                 train.append(wagon_id)
-                attached.append(self._wagon_public(new, wagon_id))
+                attached.append(views.wagon_public(new, wagon_id))
                 stack = stack[1:]
             treasury.append(stack)
         new["train"] = train
         new["treasury"] = treasury
         events.append(ev.round_started(round_number, new["gangs"][marker], marker))
         events.append(ev.wagons_attached(round_number, attached))
-
-    @staticmethod
-    def _wagon_public(state: State, wagon_id: int) -> dict[str, Any]:
-        colour, value, bullets = state["wagons"][wagon_id]
-        return {
-            "id": wagon_id,
-            "colour": colour,
-            "cargo": CARGO_OF_COLOUR[colour],
-            "value": value,
-            "bullets": bullets,
-        }
 
     def _divide_loot(self, new: State, events: list[Event]) -> None:
         """Phase 3: per colour, an exclusive highest total captures all its wagons."""
@@ -450,7 +447,7 @@ class NapadEngine(Engine):
                     "cards": cards,
                 }
             )
-            taken = [self._wagon_public(new, w) for w in loot]
+            taken = [views.wagon_public(new, w) for w in loot]
             shown = taken if public else None
             events.append(ev.captured(winner, gangs[winner], colour, cargo, best, len(loot), shown))
             if not public:

@@ -26,7 +26,8 @@ def card_public(deck: list[list[list[Any]]], card: int) -> dict[str, Any]:
     }
 
 
-def _wagon(state: State, wagon_id: int) -> dict[str, Any]:
+def wagon_public(state: State, wagon_id: int) -> dict[str, Any]:
+    """A wagon face up, as it stands on the train (or in a hand of loot that may be seen)."""
     colour, value, bullets = state["wagons"][wagon_id]
     return {
         "id": wagon_id,
@@ -83,7 +84,7 @@ def view(engine: Any, state: State, seat: int | None) -> dict[str, Any]:
                 "out_of_game": [card_public(deck, card) for card in sorted(state["out"][index])],
                 "captured_count": len(loot),
                 "captured_by_colour": by_colour,
-                "captured": [_wagon(state, w) for w in loot] if sees_loot else None,
+                "captured": [wagon_public(state, w) for w in loot] if sees_loot else None,
             }
         )
     hand = None
@@ -105,7 +106,7 @@ def view(engine: Any, state: State, seat: int | None) -> dict[str, Any]:
         "turn": state["turn"],
         "to_move": engine.to_move(state),
         "rules": dict(rules),
-        "train": [_wagon(state, w) for w in state["train"]],
+        "train": [wagon_public(state, w) for w in state["train"]],
         "treasury": {cargo: len(stack) for cargo, stack in zip(CARGOES, state["treasury"])},
         "totals": totals_by_colour,
         "seats": seats,
