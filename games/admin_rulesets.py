@@ -252,7 +252,7 @@ class RulesetAdmin(admin.ModelAdmin):
             raise PermissionDenied
         source = get_object_or_404(Ruleset, pk=pk)
         clone = ruleset_clone(ruleset=source, user=request.user)
-        self.log_addition(request, clone, [{"added": {}}, _("Cloned from %s") % source])
+        self.log_addition(request, clone, _("Cloned from %s") % source)
         messages.success(request, _("%(clone)s is a new draft: edit it here.") % {"clone": clone})
         return HttpResponseRedirect(self._change_url(clone))
 
@@ -340,7 +340,7 @@ class RulesetAdmin(admin.ModelAdmin):
     def clone_selected(self, request, queryset):
         for ruleset in queryset:
             clone = ruleset_clone(ruleset=ruleset, user=request.user)
-            self.log_addition(request, clone, [{"added": {}}, _("Cloned from %s") % ruleset])
+            self.log_addition(request, clone, _("Cloned from %s") % ruleset)
             messages.success(
                 request,
                 _("Cloned %(ruleset)s into %(clone)s.")

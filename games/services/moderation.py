@@ -86,8 +86,9 @@ def _audit(
     )
 
 
-def _notify_on_commit(game: Game, players: list[Player], kind: str, text: str, key: str) -> None:
-    """A bell notification for each seated member, once per moderation action."""
+def _players_notify(game: Game, players: list[Player], kind: str, text: str, key: str) -> None:
+    """A bell notification for each member concerned, once per moderation action; their
+    open pages hear of it after the commit."""
     from games.broadcast import user_notified_on_commit
 
     for player in players:
@@ -127,7 +128,7 @@ def game_abort(*, game_id: int, actor: AbstractBaseUser, reason: str) -> Moderat
             details={"previous_status": previous, "version": game.version},
         )
         players = [seat.player for seat in game.seats.select_related("player") if seat.player]
-        _notify_on_commit(
+        _players_notify(
             game,
             players,
             "game_aborted",
@@ -269,7 +270,7 @@ def seat_to_substitute(
                 "version": game.version,
             },
         )
-        _notify_on_commit(
+        _players_notify(
             game,
             [substitute],
             "seat_substitute",

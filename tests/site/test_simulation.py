@@ -194,3 +194,22 @@ def test_a_colt_ruleset_can_be_simulated(db):
     summary = simulation_summary(SimulationRun.objects.get(pk=run.pk).results)
     assert summary["games"] == 6
     assert set(summary["per_identity"]) <= {"Belle", "Cheyenne", "Django", "Doc", "Ghost", "Tuco"}
+
+
+def test_the_score_chart_fits_and_pairs_run_with_baseline():
+    from games.admin_rulesets import score_chart
+
+    run = {"scores": {0: 2, 250: 5, 1000: 3, 2750: 1}}
+    baseline = {"scores": {0: 4, 500: 4, 3000: 2}}
+    chart = score_chart(run, baseline)
+    assert {bar["css"] for bar in chart["bars"]} == {"run", "baseline"}
+    for bar in chart["bars"]:
+        assert 0 <= bar["x"] and bar["x"] + bar["width"] <= chart["width"]
+        assert 0 <= bar["y"] and bar["y"] + bar["height"] <= chart["axis_y"] + 0.01
+    # The tallest bar is the biggest share: the run's 250s, 5 of its 11 results.
+    tallest = max(chart["bars"], key=lambda bar: bar["height"])
+    assert tallest["css"] == "run" and tallest["title"].endswith("45.5%")
+    assert tallest["height"] == chart["axis_y"] - chart["margin"]
+    assert score_chart(None, None) is None
+    alone = score_chart({"scores": {3: 1, 5: 1}}, None)
+    assert {bar["css"] for bar in alone["bars"]} == {"run"}
