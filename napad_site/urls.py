@@ -4,7 +4,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games.api import api
+from games.forms.accounts import AdminLoginForm
 from games.views import accounts, api_tokens, health, members
+
+# The admin checks the same passwords as the site, so it is throttled the same way.
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -6,6 +6,7 @@ import zoneinfo
 
 from django import forms
 from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
@@ -40,8 +41,11 @@ def time_zone_choices() -> list[tuple[str, str]]:
     return [(name, name.replace("_", " ")) for name in names]
 
 
-class LoginForm(AuthenticationForm):
-    """Django's log-in form, refusing attempts once a username or address failed too often."""
+class ThrottledLoginMixin:
+    """Refuse log-in attempts once a username or address has failed too often.
+
+    Checked before the password, so a guess made while throttled learns nothing.
+    """
 
     error_messages = {
         **AuthenticationForm.error_messages,
@@ -64,6 +68,19 @@ class LoginForm(AuthenticationForm):
             raise
         login_failures_clear(username=username)
         return cleaned
+
+
+class LoginForm(ThrottledLoginMixin, AuthenticationForm):
+    """The site's log-in form."""
+
+
+class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
+    """The admin's log-in form, throttled the same way (it checks the same passwords)."""
+
+    error_messages = {
+        **AdminAuthenticationForm.error_messages,
+        "throttled": ThrottledLoginMixin.error_messages["throttled"],
+    }
 
 
 _AUTOCOMPLETE = {"username": "username", "email": "email", "display_name": "nickname"}

@@ -16,7 +16,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from napad_site.celery import app as celery_app
 
@@ -82,7 +82,7 @@ def _run(check: Callable[[], dict]) -> dict:
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     checks = {name: _run(check) for name, check in CHECKS.items()}
     failing = [name for name, result in checks.items() if result["status"] != "ok"]

@@ -368,3 +368,17 @@ def test_it_switches_the_site_language_when_the_profile_language_changes(alice_c
     html = response.content.decode()
     assert '<html lang="pl"' in html
     assert "Twój profil" in html
+
+
+def test_it_throttles_the_admin_log_in_too(client, alice, settings):
+    alice.is_staff = True
+    alice.save()
+    settings.LOGIN_ATTEMPTS_LIMIT = 2
+    for _ in range(2):
+        client.post(reverse("admin:login"), {"username": "alice", "password": "guess"})
+
+    response = client.post(reverse("admin:login"), {"username": "alice", "password": PASSWORD})
+
+    assert response.status_code == 200
+    assert "Too many failed log-in attempts" in response.content.decode()
+    assert not _logged_in_user(client).is_authenticated

@@ -111,3 +111,9 @@ def test_it_hides_credentials_in_error_messages():
     error = ConnectionError("cannot reach redis://admin:hunter2@cache.internal:6379/0")
 
     assert _safe_error(error) == "ConnectionError: cannot reach redis://***@cache.internal:6379/0"
+
+
+def test_it_answers_head_requests_from_load_balancers(client):
+    response = client.head(reverse("healthz"))
+
+    assert response.status_code == 200
