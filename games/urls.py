@@ -3,6 +3,7 @@
 from django.urls import path
 
 from .views import lobby, pages, play, rules
+from .views import leagues as league_views
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -20,4 +21,50 @@ urlpatterns = [
     path("games/<int:game_id>/replay", play.game_replay, name="game_replay"),
     path("rules/", rules.rules_index, name="rules_index"),
     path("rules/<slug:slug>/v<int:version>/", rules.rules_detail, name="rules_detail"),
+    # Leagues and ratings (games/views/leagues.py).
+    path("leagues/", league_views.league_list, name="league_list"),
+    path("leagues/<slug:slug>/", league_views.league_detail, name="league_detail"),
+    path("leagues/<slug:slug>/join", league_views.league_join, name="league_join"),
+    path("leagues/<slug:slug>/leave", league_views.league_leave, name="league_leave"),
+    path("leagues/<slug:slug>/balance/", league_views.league_balance, name="league_balance"),
+    path(
+        "leagues/<slug:slug>/results/new", league_views.league_result_new, name="league_result_new"
+    ),
+    path(
+        "leagues/<slug:slug>/results/<int:fixture_id>/confirm",
+        league_views.league_result_confirm,
+        name="league_result_confirm",
+    ),
+    path(
+        "leagues/<slug:slug>/results/<int:fixture_id>/reject",
+        league_views.league_result_reject,
+        name="league_result_reject",
+    ),
+    path(
+        "leagues/<slug:slug>/members/<int:membership_id>/decide",
+        league_views.league_member_decide,
+        name="league_member_decide",
+    ),
+    path(
+        "leagues/<slug:slug>/seasons/new",
+        league_views.league_season_create,
+        name="league_season_create",
+    ),
+    path(
+        "leagues/<slug:slug>/seasons/<int:number>/start",
+        league_views.league_season_start,
+        name="league_season_start",
+    ),
+    path(
+        "leagues/<slug:slug>/seasons/<int:number>/finish",
+        league_views.league_season_finish,
+        name="league_season_finish",
+    ),
+    path(
+        "leagues/<slug:slug>/rounds/<int:round_id>/open",
+        league_views.league_round_open,
+        name="league_round_open",
+    ),
+    path("ratings/", league_views.rating_list, name="rating_list"),
+    path("ratings/<str:username>/", league_views.player_ratings, name="player_ratings"),
 ]
