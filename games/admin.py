@@ -11,8 +11,10 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from . import admin_rulesets  # noqa: F401 (registers Ruleset, RulesText, SimulationRun)
-from . import admin_leagues  # noqa: F401 (registers leagues, seasons, standings, ratings)
+from . import (
+    admin_leagues,  # noqa: F401 (registers leagues, seasons, standings, ratings)
+    admin_rulesets,  # noqa: F401 (registers Ruleset, RulesText, SimulationRun)
+)
 from .admin_moderation import GameModerationMixin
 from .models import ChatMessage, Game, GameEvent, Invitation, Seat
 
