@@ -24,7 +24,6 @@ from .data import (
     ROB,
     ROOF,
     TIME_MACHINE,
-    TM_CAR,
     token_value,
 )
 
@@ -80,7 +79,7 @@ def _best_step(state: dict, car: int, level: str) -> tuple[int, str]:
     return best
 
 
-def _schemin_choice(state: dict, seat: int, actions: list[Action], rng: random.Random) -> Action:
+def _schemin_choice(state: dict, seat: int, actions: list[Action]) -> Action:
     plays = {a["card"]: a for a in actions if a["type"] == "play" and not a.get("face_down")}
     plays.update({a["card"]: a for a in actions if a["type"] == "play" and a["card"] not in plays})
     draw = next((a for a in actions if a["type"] == "draw"), None)
@@ -173,11 +172,11 @@ def _choice_score(state: dict, seat: int, action: Action) -> float:
 def heuristic_bot(engine: Any, state: dict, seat: int, rng: random.Random) -> Action:
     actions = engine.legal_actions(state, seat)
     if state["phase"] == "schemin":
-        return _schemin_choice(state, seat, actions, rng)
+        return _schemin_choice(state, seat, actions)
     best = max(_choice_score(state, seat, action) for action in actions)
     return stable_choice([a for a in actions if _choice_score(state, seat, a) == best], rng)
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}
 
-__all__ = ["BOTS", "TM_CAR", "heuristic_bot", "random_bot"]
+__all__ = ["BOTS", "heuristic_bot", "random_bot"]
