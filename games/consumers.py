@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
@@ -9,6 +13,7 @@ from django.template.loader import render_to_string
 from .broadcast import game_group, user_group
 from .rendering import render_chat, render_game_live
 from .selectors import game_with_seats, table_access
+from .services.presence import PRESENCE_REFRESH_SECONDS, presence_touch
 
 
 class NotificationConsumer(AsyncWebsocketConsumer):
@@ -56,10 +61,22 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send(text_data=await self._render())
+        self._presence = asyncio.ensure_future(self._presence_keepalive(user.pk))
 
     async def disconnect(self, code: int) -> None:
+        if hasattr(self, "_presence"):
+            self._presence.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._presence
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def _presence_keepalive(self, user_id: int) -> None:
+        # While this page is open the member gets no turn reminders for this game
+        # (games/services/presence.py): refresh the presence key before its TTL runs out.
+        while True:
+            await sync_to_async(presence_touch)(self.game_id, user_id)
+            await asyncio.sleep(PRESENCE_REFRESH_SECONDS)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         # Moves go through HTTP (CSRF, one code path); the socket only listens.

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import lobby, pages, play, rules
+from .views import clocks, lobby, pages, play, rules
 from .views import leagues as league_views
 
 urlpatterns = [
@@ -19,6 +19,13 @@ urlpatterns = [
     path("games/<int:game_id>/chat", play.chat_post, name="chat_post"),
     path("games/<int:game_id>/verify", play.game_verify_view, name="game_verify"),
     path("games/<int:game_id>/replay", play.game_replay, name="game_replay"),
+    # Turn clocks: "+24 h", standing orders, leave, notifications.
+    path("games/<int:game_id>/extend", clocks.deadline_extend_view, name="deadline_extend"),
+    path("games/<int:game_id>/orders", clocks.standing_order_set_view, name="standing_order_set"),
+    path("accounts/leave/", clocks.leave_page, name="leave"),
+    path("accounts/leave/<int:leave_id>/cancel", clocks.leave_cancel_view, name="leave_cancel"),
+    path("notifications/", clocks.notification_list, name="notification_list"),
+    path("notifications/read", clocks.notifications_read, name="notifications_read"),
     path("rules/", rules.rules_index, name="rules_index"),
     path("rules/<slug:slug>/v<int:version>/", rules.rules_detail, name="rules_detail"),
     # Leagues and ratings (games/views/leagues.py).

@@ -233,8 +233,9 @@ def _planning_view(game: Game, position: int) -> dict[str, Any]:
 
 def standing_order_set(
     *, game_id: int, user: AbstractBaseUser, pile_index: int, choice: str
-) -> StandingOrder:
-    """Attach (or replace) the order for one of the member's cards still to resolve."""
+) -> StandingOrder | None:
+    """Attach (or replace) the order for one of the member's cards still to resolve; an
+    empty ``choice`` removes it (the member will be asked)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.kind != "colt" or game.status != Game.Status.RUNNING:
         raise StandingOrderError(_("Standing orders are for running Colt Express games."))
@@ -254,6 +255,11 @@ def standing_order_set(
         raise StandingOrderError(_("That card has already resolved."))
     if view.get("phase") not in ("schemin", "stealin"):
         raise StandingOrderError(_("Orders can be given while cards are planned or resolving."))
+    if not choice:
+        StandingOrder.objects.filter(
+            game=game, round=view["round"] - 1, pile_index=pile_index, applied_seq__isnull=True
+        ).delete()
+        return None
     preference = preference_from_choice(entry["card"], choice)
     order, _created = StandingOrder.objects.update_or_create(
         game=game,

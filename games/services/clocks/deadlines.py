@@ -20,7 +20,7 @@ from django.utils.translation import gettext_noop
 from games.broadcast import game_updated_on_commit
 from games.models import DeadlineExtension, Game, Player, Seat, TurnClock
 
-from .leave import clock_instant, leave_intervals
+from .leave import clock_instant, leave_intervals, seat_leave_intervals
 from .policy import clock_policy
 
 
@@ -105,20 +105,33 @@ def _clock_schedule(game: Game, clock: TurnClock) -> None:
 
 def turn_clock_start(game: Game) -> None:
     """A new decision began (the game started or a move was applied): its clock starts now.
-    Runs inside the play service's transaction."""
+    Runs inside the play service's transaction, on every move, so it stays at two or three
+    queries: the member's leave, the clock row, and the deadline only if leave moves it."""
     if game.status != Game.Status.RUNNING or not game.to_move or game.deadline is None:
         TurnClock.objects.filter(game=game).delete()
         return
-    clock, _created = TurnClock.objects.update_or_create(
-        game=game,
-        defaults={
-            "version": game.version,
-            "started_at": game.deadline - game.turn_time_limit,
-            "next_step": 0,
-            "next_reminder_at": None,
-        },
+    started = game.deadline - game.turn_time_limit
+    intervals = seat_leave_intervals(game, game.to_move[0], started)
+    if intervals:
+        deadline = clock_instant(started, game.turn_time_limit, intervals)
+        Game.objects.filter(pk=game.pk, version=game.version).update(deadline=deadline)
+        game.deadline = deadline
+    points = clock_policy(game).reminder_points
+    # A fresh decision has no "+24 h" yet; a bot's clock is cleared by the sweep if it is
+    # ever due (bots answer within a second).
+    next_at = (
+        clock_instant(started, game.turn_time_limit * points[0] / 100, intervals)
+        if points
+        else None
     )
-    _clock_schedule(game, clock)
+    fields = {
+        "version": game.version,
+        "started_at": started,
+        "next_step": 0,
+        "next_reminder_at": next_at,
+    }
+    if not TurnClock.objects.filter(game=game).update(**fields):
+        TurnClock.objects.create(game=game, **fields)
 
 
 def turn_clock_refresh(game: Game) -> None:
@@ -197,15 +210,21 @@ def deadline_extend(*, game_id: int, user: AbstractBaseUser, position: int) -> G
     return game
 
 
-def extension_available(game: Game, viewer: Player | None) -> Seat | None:
-    """The seat ``viewer`` may grant "+24 h" to on the game page now, if any."""
-    if viewer is None or game.status != Game.Status.RUNNING:
+def extension_available(
+    game: Game, viewer: Player | None, seats: list[Seat] | None = None
+) -> Seat | None:
+    """The seat ``viewer`` may grant "+24 h" to on the game page now, if any (``seats``: the
+    game's seats with their players, when the page has them already)."""
+    if viewer is None or game.status != Game.Status.RUNNING or not game.to_move:
         return None
-    slow = decision_seat(game)
+    if seats is None:
+        seats = list(game.seats.select_related("player"))
+    if not any(s.player_id == viewer.pk for s in seats):
+        return None
+    # Asked on every render of a seated member's page (not only when someone else is to
+    # move), so the page costs the same queries whoever's turn it is.
+    given = set(DeadlineExtension.objects.filter(game=game).values_list("seat", flat=True))
+    slow = next((s for s in seats if s.position == game.to_move[0]), None)
     if slow is None or slow.is_bot or slow.player_id in (None, viewer.pk):
         return None
-    if not Seat.objects.filter(game=game, player=viewer).exists():
-        return None
-    if DeadlineExtension.objects.filter(game=game, seat=slow.position).exists():
-        return None
-    return slow
+    return None if slow.position in given else slow

@@ -16,6 +16,7 @@ from datetime import date, datetime, time, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -64,6 +65,20 @@ def leave_intervals(player: Player | None, after: datetime) -> list[tuple[dateti
     return sorted((start, end) for start, end in intervals if end > after)
 
 
+def seat_leave_intervals(
+    game: Game, position: int, after: datetime
+) -> list[tuple[datetime, datetime]]:
+    """The leave of whoever holds seat ``position`` of ``game`` (one query; none for a bot)."""
+    leaves = Leave.objects.filter(
+        player__seats__game=game,
+        player__seats__position=position,
+        player__seats__bot_kind="",
+        end__gte=(after - timedelta(days=1)).date(),
+    ).select_related("player")
+    intervals = [leave_bounds(leave, leave.player) for leave in leaves]
+    return sorted((start, end) for start, end in intervals if end > after)
+
+
 def clock_instant(
     start: datetime, running: timedelta, intervals: list[tuple[datetime, datetime]]
 ) -> datetime:
@@ -88,15 +103,23 @@ def player_on_leave(player: Player, now: datetime | None = None) -> Leave | None
 
 def players_on_leave(game: Game, now: datetime | None = None) -> list[dict]:
     """Seated members of ``game`` on leave now: ``[{"seat", "player", "leave"}]`` for the game
-    page ("Alice is away until 12 May")."""
+    page ("Alice is away until 12 May"). One query."""
     now = now or timezone.now()
-    seats = Seat.objects.filter(game=game, player__isnull=False).select_related("player")
+    # A day of slack either side: "today" depends on each member's time zone.
+    leaves = (
+        Leave.objects.filter(
+            player__seats__game=game,
+            start__lte=(now + timedelta(days=1)).date(),
+            end__gte=(now - timedelta(days=1)).date(),
+        )
+        .annotate(position=F("player__seats__position"))
+        .select_related("player")
+    )
     away = []
-    for seat in seats:
-        leave = player_on_leave(seat.player, now)
-        if leave is not None:
-            away.append({"seat": seat.position, "player": seat.player, "leave": leave})
-    return away
+    for leave in leaves:
+        if leave.start <= player_today(leave.player, now) <= leave.end:
+            away.append({"seat": leave.position, "player": leave.player, "leave": leave})
+    return sorted(away, key=lambda row: row["seat"])
 
 
 def leave_days_used(player: Player, start: date, end: date) -> int:

@@ -1,0 +1,32 @@
+"""``{% clock_panel %}`` on the game page: who is on leave, the clock's notices, the "+24 h"
+button and (Colt Express) the member's standing orders — rendered for the page's viewer."""
+
+from __future__ import annotations
+
+from django import template
+
+from games.models import Game
+from games.services.clocks import extension_available, players_on_leave
+from games.services.notifications import table_notices
+from games.services.standing_orders import standing_orders_for
+
+register = template.Library()
+
+
+@register.inclusion_tag("clocks/panel.html", takes_context=True)
+def clock_panel(context) -> dict:
+    game: Game | None = context.get("game")
+    if game is None or game.status != Game.Status.RUNNING:
+        return {"show": False}
+    position = context.get("position")
+    my_seat = context.get("my_seat")
+    viewer = my_seat.player if my_seat is not None else None
+    return {
+        "show": True,
+        "game": game,
+        "csrf_token": context.get("csrf_token"),
+        "on_leave": players_on_leave(game),
+        "notices": table_notices(game, limit=5),
+        "extend_seat": extension_available(game, viewer, context.get("seats")),
+        "orders": standing_orders_for(game, position) if position is not None else [],
+    }
