@@ -282,10 +282,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
-# Serve straight from the source folders when collectstatic has not run (embedded use);
-# unknown names fall back to their plain URL instead of failing the page.
-WHITENOISE_USE_FINDERS = True
-WHITENOISE_MANIFEST_STRICT = False
+# Hashed, compressed files from STATIC_ROOT: `runclub` runs collectstatic at every start, a
+# scaled deployment runs it once per release.
+WHITENOISE_USE_FINDERS = DEBUG
 
 # --- Logging: game secrets are never logged; requests log only paths ---------------------------
 LOGGING = {

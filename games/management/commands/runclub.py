@@ -47,6 +47,7 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         if "channels" in settings.DATABASES:
             call_command("migrate", database="channels", interactive=False, verbosity=0)
+        call_command("collectstatic", interactive=False, verbosity=0)
         from games.services.rulesets import rulesets_install_defaults
 
         installed = rulesets_install_defaults()
