@@ -6,6 +6,8 @@ All of them log in with ``PASSWORD``.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.core.cache import cache
 from django.test import Client
@@ -60,3 +62,21 @@ def bob_client(bob) -> Client:
     client = Client()
     client.force_login(bob)
     return client
+
+
+# --- The scaled run ---------------------------------------------------------------------------
+# Tests marked `scaled` need PostgreSQL and Redis. .ci/run selects them only in its scaled run,
+# where DATABASE_URL and REDIS_URL are set; anywhere else they fail loudly instead of passing
+# quietly against the wrong backend.
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("scaled") is None:
+        return
+    missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not os.environ.get(name)]
+    if missing:
+        pytest.fail(
+            f"{item.nodeid} needs the scaled setup: set {', '.join(missing)} "
+            '(or deselect with -m "not scaled")',
+            pytrace=False,
+        )
