@@ -78,3 +78,19 @@ def game_finish(game: Game, places, scores=None, *, dropped=(), at=None) -> Game
 
 SEASON_START = date(2026, 1, 5)
 ROUND_GAP = timedelta(days=7)
+
+
+def game_between(ruleset: Ruleset, players, *, bots=None) -> Game:
+    """A started game with these members seated in order (and bots at ``bots`` positions)."""
+    from games.services import play
+
+    creator = players[0].user
+    game = play.game_create(
+        creator=creator,
+        ruleset=ruleset,
+        seats=len(players) + len(bots or {}),
+        turn_time_limit=timedelta(hours=24),
+        bot_seats=bots,
+        seat_players=list(players),
+    )
+    return play.game_start(game_id=game.pk, user=creator)

@@ -69,15 +69,17 @@ def season_finish(*, season: Season) -> Season:
         if not updated:
             raise LeagueError(_("Only a running season can be finished."))
         season.refresh_from_db()
+        planned_rounds = season.rounds.count()
         # Rounds not yet opened will not be played.
         season.rounds.filter(status=Round.Status.SCHEDULED).delete()
         season.rounds.filter(status=Round.Status.OPEN).update(status=Round.Status.CLOSED)
         season_standings_recompute(season)
-        return season_next_prepare(season=season)
+        return season_next_prepare(season=season, rounds=planned_rounds)
 
 
-def season_next_prepare(*, season: Season) -> Season:
-    """The next season as a draft: divisions after promotion and relegation, same rounds."""
+def season_next_prepare(*, season: Season, rounds: int | None = None) -> Season:
+    """The next season as a draft: divisions after promotion and relegation, and as many
+    rounds as this one planned (or ``rounds``)."""
     league = season.league
     memberships = dict(league.memberships.values_list("player_id", "status"))
     leavers = {p for p, status in memberships.items() if status != Membership.Status.ACTIVE}
@@ -89,7 +91,7 @@ def season_next_prepare(*, season: Season) -> Season:
     if not next_divisions:
         next_divisions = [[]]
     next_divisions[-1].extend(newcomers)
-    rounds = season.rounds.count() or 1
+    rounds = rounds or season.rounds.count() or 1
     starts_on = max(season.ends_on or timezone.localdate(), timezone.localdate()) + timedelta(
         days=1
     )
