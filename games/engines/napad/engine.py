@@ -408,10 +408,11 @@ class NapadEngine(Engine):
         played = new["played"]
         gangs = new["gangs"]
         public = new["rules"]["public_captures"]
-        hands = [hand[:] for hand in new["hands"]]
-        out = [cards[:] for cards in new["out"]]
-        captured = [loot[:] for loot in new["captured"]]
-        captures = [records[:] for records in new["captures"]]
+        # Copy-on-write: new outer lists, and new inner lists only for the seats that change.
+        hands = new["hands"][:]
+        out = new["out"][:]
+        captured = new["captured"][:]
+        captures = new["captures"][:]
         train = new["train"]
         totals_by_colour = {colour: [0] * players for colour in COLOURS}
         for seat in range(players):
@@ -435,27 +436,26 @@ class NapadEngine(Engine):
             loot = [w for w in train if wagons[w][0] == colour]
             train = [w for w in train if wagons[w][0] != colour]
             cards = [card for card, card_colour in played[winner] if card_colour == colour]
-            captured[winner].extend(loot)
-            out[winner].extend(cards)
+            captured[winner] = captured[winner] + loot
+            out[winner] = out[winner] + cards
             # Variant A counts the bullets of these cards, so remember them after they leave.
-            captures[winner].append(
-                {
-                    "round": new["round"],
-                    "colour": colour,
-                    "total": best,
-                    "wagons": loot,
-                    "cards": cards,
-                }
-            )
+            record = {
+                "round": new["round"],
+                "colour": colour,
+                "total": best,
+                "wagons": loot,
+                "cards": cards,
+            }
+            captures[winner] = captures[winner] + [record]
             taken = [views.wagon_public(new, w) for w in loot]
             shown = taken if public else None
             events.append(ev.captured(winner, gangs[winner], colour, cargo, best, len(loot), shown))
             if not public:
                 events.append(ev.loot_taken(winner, taken))
         for seat in range(players):
-            for card, card_colour in played[seat]:
-                if winner_of.get(card_colour) != seat:
-                    hands[seat].append(card)
+            returning = [card for card, colour in played[seat] if winner_of.get(colour) != seat]
+            if returning:
+                hands[seat] = hands[seat] + returning
         new["hands"] = hands
         new["out"] = out
         new["captured"] = captured
