@@ -73,6 +73,9 @@ async def test_it_pushes_the_bell_when_the_member_is_notified(alice, bob):
     assert 'id="notification-bell"' in message
     assert 'hx-swap-oob="true"' in message
     assert "2 unread notifications" in message
+    # Screen readers hear it too: the text goes into the page's polite live region.
+    assert 'hx-swap-oob="innerHTML:#live-region"' in message
+    assert "You have 2 unread notifications." in message
     assert await bob_socket.receive_nothing(timeout=0.2)
     await alice_socket.disconnect()
     await bob_socket.disconnect()
