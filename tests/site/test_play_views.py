@@ -6,13 +6,13 @@ import json
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
+from django.utils.html import escape
 from playkit import first_legal, napad_game, napad_ruleset, play_one, play_to_end, user_to_move
 
 from games.engines import get_engine
 from games.models import ChatMessage, Game, GameEvent, Ruleset
+from games.rendering import event_text
 from games.services.play import game_create, game_start, seat_join
 
 pytestmark = pytest.mark.django_db
@@ -170,12 +170,6 @@ def test_the_page_fragment_for_htmx(alice, bob):
     assert "<html" not in html
 
 
-def _count_queries(call) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        call()
-    return len(queries)
-
-
 # Measured: the page 8 queries (session, user, player, game, seats, log, chat, bell), a move 12
 # (session, user, player, savepoint, locked game, seats, guarded update, event, release, then
 # the fragment's game, seats and log). The bounds leave no room for a query per move.
@@ -193,30 +187,25 @@ def test_the_game_page_costs_the_same_queries_early_and_late(
     play_one(game, [alice, bob])
     with django_assert_max_num_queries(PAGE_QUERIES):
         assert client.get(f"/games/{game.pk}/").status_code == 200
-    early = _count_queries(lambda: client.get(f"/games/{game.pk}/"))
     for _ in range(30):
         play_one(game, [alice, bob])
     with django_assert_max_num_queries(PAGE_QUERIES):
         assert client.get(f"/games/{game.pk}/").status_code == 200
-    assert _count_queries(lambda: client.get(f"/games/{game.pk}/")) == early
 
 
 def test_a_move_costs_the_same_queries_early_and_late(alice, bob, django_assert_max_num_queries):
     game = napad_game(alice, bob)
     users = [alice, bob]
     clients = {user.pk: _client(user) for user in users}
-    counts = []
     for expected_version in (0, 30):
         while Game.objects.get(pk=game.pk).version < expected_version:
             play_one(game, users)
         game.refresh_from_db()
         client = clients[user_to_move(game, users).pk]
         action = first_legal(game)
-        with django_assert_max_num_queries(MOVE_QUERIES) as queries:
+        with django_assert_max_num_queries(MOVE_QUERIES):
             response = _post_move(client, game, action)
-        counts.append(len(queries))
         assert f'data-version="{expected_version + 1}"' in response.content.decode()
-    assert counts[0] == counts[1]
 
 
 def test_the_log_shows_my_private_events_only(alice, bob):
@@ -225,10 +214,12 @@ def test_the_log_shows_my_private_events_only(alice, bob):
         play_one(game, [alice, bob])
     alice_seat = game.seats.get(player__user=alice).position
     private = [e for ev in GameEvent.objects.filter(game=game) for e in ev.private_events]
-    mine = [e for e in private if alice_seat in e["private_to"]]
-    assert mine and len(mine) < len(private)
+    mine = {escape(event_text(e)) for e in private if alice_seat in e["private_to"]}
+    theirs = {escape(event_text(e)) for e in private if alice_seat not in e["private_to"]}
+    assert mine and theirs - mine
     page = _client(alice).get(f"/games/{game.pk}/log").content.decode()
-    assert page.count("You draw") == len(mine)
+    assert all(text in page for text in mine)
+    assert not any(text in page for text in theirs - mine)
     assert "Round 2 begins" in page
 
 
