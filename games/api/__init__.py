@@ -21,7 +21,7 @@ from games.engines import EngineError
 from games.services.api_tokens import ApiTokenError
 from games.services.play import PlayError
 
-from . import games, tables
+from . import games, leagues, tables
 from .auth import API_AUTH
 
 logger = logging.getLogger(__name__)
@@ -41,6 +41,7 @@ api = NinjaAPI(
 )
 api.add_router("/", tables.router)
 api.add_router("/", games.router)
+api.add_router("/", leagues.router)
 
 
 def _error(request: HttpRequest, status: int, detail: str, **extra) -> HttpResponse:

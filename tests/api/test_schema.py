@@ -31,6 +31,9 @@ ENDPOINTS = {
     ("get", "/api/games/{game_id}/actions"),
     ("post", "/api/games/{game_id}/actions"),
     ("get", "/api/games/{game_id}/log"),
+    ("get", "/api/leagues/"),
+    ("get", "/api/leagues/{league}/standings"),
+    ("get", "/api/ratings/{kind}"),
 }
 
 
