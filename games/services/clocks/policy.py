@@ -60,3 +60,8 @@ def clock_policy_set(
         clock["timeouts_to_bot"] = max(0, int(timeouts_to_bot))
     game.options = {**(game.options or {}), "clock": clock}
     Game.objects.filter(pk=game.pk).update(options=game.options)
+    # A running decision follows the new policy at once.
+    from .deadlines import turn_clock_refresh
+
+    game.refresh_from_db()
+    turn_clock_refresh(game)

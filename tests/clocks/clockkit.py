@@ -1,0 +1,79 @@
+"""Helpers for the clock tests: started tables with a known clock, sweeps, Colt positions."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from games.engines import get_engine
+from games.models import Game, Ruleset, Seat
+from games.services.clocks import turns_sweep
+from games.services.play import game_create, game_start, move_play_for_seat, seat_join
+from games.services.rulesets import rulesets_install_defaults
+
+NAPAD = "napad-designed-default"
+COLT = "colt-express"
+
+
+def started_game(
+    creator, *others, slug: str = NAPAD, limit: timedelta = timedelta(hours=10), bot_seats=None
+) -> Game:
+    """A started game created by ``creator`` and joined by ``others``."""
+    rulesets_install_defaults()
+    ruleset = Ruleset.objects.get(slug=slug, version=1)
+    bot_seats = bot_seats or {}
+    game = game_create(
+        creator=creator,
+        ruleset=ruleset,
+        seats=1 + len(others) + len(bot_seats),
+        options={},
+        turn_time_limit=limit,
+        bot_seats=bot_seats,
+    )
+    for user in others:
+        seat_join(game_id=game.pk, user=user)
+    return game_start(game_id=game.pk, user=creator)
+
+
+def seat_of(game: Game, user) -> Seat:
+    return Seat.objects.get(game=game, player__user=user)
+
+
+def user_to_move(game: Game, users):
+    game.refresh_from_db()
+    seat = Seat.objects.select_related("player").get(game=game, position=game.to_move[0])
+    return next((u for u in users if seat.player and u.pk == seat.player.user_id), None)
+
+
+def legal(game: Game) -> list[dict]:
+    game.refresh_from_db()
+    engine = get_engine(game.kind)
+    return engine.legal_actions(engine.from_json(game.state), game.to_move[0])
+
+
+def play_first_legal(game: Game) -> None:
+    """The seat to move plays its first legal action as the member would (not the clock)."""
+    game.refresh_from_db()
+    action = legal(game)[0]
+    seat = Seat.objects.select_related("player__user").get(game=game, position=game.to_move[0])
+    result = move_play_for_seat(
+        game_id=game.pk,
+        position=None,
+        action={k: v for k, v in action.items() if k != "label"},
+        expected_version=game.version,
+        user=seat.player.user,
+    )
+    assert result.ok, result.message
+
+
+def sweep(now, capture) -> dict:
+    """One sweep at ``now`` with on-commit work (emails, pushes) carried out."""
+    with capture(execute=True):
+        return turns_sweep(now=now)
+
+
+def state_set(game: Game, state: dict) -> None:
+    """Put a hand-made position into a running game (tests only)."""
+    engine = get_engine(game.kind)
+    to_move = engine.to_move(state)
+    Game.objects.filter(pk=game.pk).update(state=engine.to_json(state), to_move=to_move)
+    game.refresh_from_db()
