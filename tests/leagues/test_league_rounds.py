@@ -90,3 +90,38 @@ def test_it_ignores_a_game_that_is_not_finished(running_season):
     fixture = rounds.round_open(round_id=running_season.rounds.get(number=1).pk)[0]
     assert results.game_results_record(fixture.game.pk) is False
     assert not ResultRecord.objects.exists()
+
+
+def test_a_fixture_game_played_to_the_end_is_recorded_after_commit(
+    running_season, django_capture_on_commit_callbacks
+):
+    from games.engines import get_engine
+    from games.services.play import move_submit
+    from napad_site.celery import app
+
+    fixture = rounds.round_open(round_id=running_season.rounds.get(number=1).pk)[0]
+    game = fixture.game
+    engine = get_engine(game.kind)
+    users = {s.position: s.player.user for s in game.seats.select_related("player__user")}
+    app.conf.task_always_eager = True
+    try:
+        for _move in range(2000):
+            game.refresh_from_db()
+            if game.status != Game.Status.RUNNING:
+                break
+            seat = game.to_move[0]
+            action = engine.legal_actions(engine.from_json(game.state), seat)[0]
+            with django_capture_on_commit_callbacks(execute=True):
+                result = move_submit(
+                    game_id=game.pk, user=users[seat], action=action, expected_version=game.version
+                )
+            assert result.ok, result.message
+    finally:
+        app.conf.task_always_eager = False
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert ResultRecord.objects.filter(game=game).exists()
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.FINISHED
+    assert Standing.objects.filter(season=running_season, games=1).count() == game.seats_count
+    assert Rating.objects.filter(games=1).count() == game.seats_count
