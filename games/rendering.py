@@ -226,13 +226,14 @@ def game_context(
     )
     if game.status == Game.Status.FINISHED and state is not None:
         result = engine.result(state)
+        identities = {seat.position: seat.identity for seat in seats}
         context["result"] = {
             "tie_break": result.get("tie_break", ""),
             "rows": [
                 {
                     **row,
                     "name": context["names"].get(row["seat"], ""),
-                    "identity": seats[row["seat"]].identity if row["seat"] < len(seats) else "",
+                    "identity": identities.get(row["seat"], ""),
                     "breakdown": result["breakdown"][row["seat"]],
                 }
                 for row in result["ranking"]

@@ -16,17 +16,6 @@ from games.models import Game, GameEvent
 from games.services.play import seed_hash
 
 
-def game_replay_states(game: Game, events: list[GameEvent]) -> list[dict[str, Any]]:
-    """The state after setup and after each event: ``states[n]`` is the state at version n."""
-    engine = get_engine(game.kind)
-    state = engine.setup(game.config, game.seats_count, game.seed)
-    states = [state]
-    for event in events:
-        state, _events = engine.apply(state, event.seat, event.action)
-        states.append(state)
-    return states
-
-
 def game_replay_state(game: Game, events: list[GameEvent], step: int) -> dict[str, Any]:
     """The state at version ``step`` (0 = as dealt)."""
     engine = get_engine(game.kind)
