@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from conftest import SEASON_START, game_between, game_finish, league_join_all
 from django.core.management import call_command
 from django.utils import timezone
+from league_kit import SEASON_START, game_between, game_finish, league_join_all
 
 from games.models import Game, League, Rating, RatingHistory, ResultRecord, Standing
 from games.services.leagues import results, rounds

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from conftest import SEASON_START, game_finish, league_join_all
 from django.utils import timezone
+from league_kit import SEASON_START, game_finish, league_join_all
 
 from games.models import Fixture, Game, Rating, ResultRecord, Round, Season, Standing
 from games.services.leagues import results, rounds
