@@ -77,3 +77,37 @@ def state_set(game: Game, state: dict) -> None:
     to_move = engine.to_move(state)
     Game.objects.filter(pk=game.pk).update(state=engine.to_json(state), to_move=to_move)
     game.refresh_from_db()
+
+
+def colt_stealin(game: Game, *, at: dict, pile: list, floor=None, loot=None, marshal=None):
+    """Put a running Colt Express game into Stealin' with ``pile`` ([(seat, card), ...], face
+    up) about to resolve: bandits ``at`` {seat: (car, level)}, loot on the ``floor``
+    {(car, level): tokens}, bandits' ``loot`` {seat: tokens}. Resolves up to the first real
+    choice, as the engine would."""
+    from games.engines.colt import flow
+    from games.engines.colt.state import clone
+
+    engine = get_engine("colt")
+    state = clone(engine.from_json(game.state))
+    cars = len(state["cars"])
+    state["inside"] = [[] for _ in range(cars)]
+    state["roof"] = [[] for _ in range(cars)]
+    state["loot"] = [[] for _ in range(state["players"])]
+    for seat, (car, level) in at.items():
+        state["car"][seat], state["level"][seat] = car, level
+    for (car, level), tokens in (floor or {}).items():
+        state[level][car] = list(tokens)
+    for seat, tokens in (loot or {}).items():
+        state["loot"][seat] = list(tokens)
+    if marshal is not None:
+        state["marshal"] = marshal
+    for seat in range(state["players"]):
+        state["deck"][seat] = state["deck"][seat] + state["hand"][seat]
+        state["hand"][seat] = []
+    state["pile"] = [[seat, card, False, 0] for seat, card in pile]
+    state["phase"] = "stealin"
+    state["resolving"] = 0
+    state["pending"] = None
+    flow.advance(state, [])
+    state_set(game, state)
+    return state
