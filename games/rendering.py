@@ -129,9 +129,8 @@ def _colt_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bo
             bandits[seat] for seat in view["time_machine"]["bandits"]
         ]
     view["hidden_bandits"] = [b for b in bandits if b["level"] == "hidden" and b["car"] is None]
-    view["my_hidden_spot"] = next(
-        (b for b in bandits if b["level"] == "hidden" and b["car"] is not None), None
-    )
+    hiding = next((b for b in bandits if b["level"] == "hidden" and b["car"] is not None), None)
+    view["my_hidden_spot"] = view["train"][hiding["car"]] if hiding else None
     pending = view.get("pending")
     current = pending.get("card") if pending else view.get("resolving")
     for index, card in enumerate(view["pile"]):

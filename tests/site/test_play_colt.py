@@ -120,3 +120,27 @@ def test_a_whole_colt_game_ends_with_the_breakdown_and_verifies(alice, bob):
     assert game_verify(game, game_events(game)).ok
     replay = _client(alice).get(f"/games/{game.pk}/replay?step=5&seat=1")
     assert replay.status_code == 200 and "Your hand" in replay.content.decode()
+
+
+def test_a_hidden_time_machine_traveller_is_shown_to_his_owner_only(alice, bob, charlie):
+    game = _colt_game(alice, bob, "colt-express-time-machine")
+    alice_seat = game.seats.get(player__user=alice).position
+    state = dict(game.state)
+    # As after a round ending with alice's bandit alone in the Time Machine: he hides under
+    # the caboose until Stealin' starts.
+    caboose = len(state["cars"]) - 1
+    state["level"] = list(state["level"])
+    state["car"] = list(state["car"])
+    state["level"][alice_seat] = "hidden"
+    state["car"][alice_seat] = caboose
+    Game.objects.filter(pk=game.pk).update(state=state)
+    own = _client(alice).get(f"/games/{game.pk}/").content.decode()
+    assert f"You hide under car {state['cars'][caboose]} until" in own
+    for user in (bob, charlie):
+        page = _client(user).get(f"/games/{game.pk}/").content.decode()
+        assert "hides under a car nobody else knows" in page
+        assert "You hide under" not in page
+        caboose_html = page[page.index("car--caboose") :]
+        caboose_html = caboose_html[: caboose_html.index("car__wheels")]
+        character = game.seats.get(position=alice_seat).identity
+        assert f">{character}<" not in caboose_html
