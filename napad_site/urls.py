@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games.api import api
+from games.api import urls as api_urls
 from games.forms.accounts import AdminLoginForm
 from games.views import accounts, api_tokens, health, members
 
@@ -28,6 +28,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("members/", members.member_list, name="member_list"),
     path("members/<str:username>/", members.member_detail, name="member_detail"),
-    path("api/", api.urls),
+    path("api/", api_urls),
     path("", include("games.urls")),
 ]

@@ -12,7 +12,8 @@ import logging
 
 from django.core.exceptions import PermissionDenied
 from django.db import InterfaceError, OperationalError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.urls import re_path
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -115,3 +116,13 @@ def unexpected_error(request: HttpRequest, exc: Exception) -> HttpResponse:
         )
     logger.exception("api: unexpected error on %s", request.path)
     return _error(request, 500, _("Something went wrong on our side; please try again."))
+
+
+def unknown_endpoint(request: HttpRequest, rest: str = "") -> JsonResponse:
+    """Anything under /api/ that is not an endpoint: a JSON 404, not the site's HTML page."""
+    return JsonResponse({"detail": _("There is no such API endpoint; see /api/docs.")}, status=404)
+
+
+# What napad_site/urls.py mounts at "api/": ninja's URLs, then the JSON 404 for the rest.
+api_patterns, _app_name, _namespace = api.urls
+urls = ([*api_patterns, re_path(r"^(?P<rest>.*)$", unknown_endpoint)], _app_name, _namespace)

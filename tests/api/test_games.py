@@ -373,3 +373,22 @@ def test_reading_a_game_and_moving_cost_the_same_queries_as_it_grows(
     late_read, late_move = queries_for_a_read_and_a_move()
     assert late_read <= early_read
     assert late_move <= early_move
+
+
+def test_a_colt_express_game_through_the_api(alice_api, bob_api):
+    table = alice_api.post("/api/tables", {"kind": "colt", "seats": 2})
+    assert table.status_code == 201, table.content
+    game_id = table.json()["id"]
+    bob_api.post(f"/api/tables/{game_id}/join")
+    assert alice_api.post(f"/api/tables/{game_id}/start").status_code == 200
+    seed = Game.objects.get(pk=game_id).seed
+    for _step in range(6):
+        _play_first_legal(game_id, alice_api, bob_api)
+    engine = get_engine("colt")
+    state = engine.from_json(_state(game_id))
+    for position, api in ((0, alice_api), (1, bob_api)):
+        response = api.get(f"/api/games/{game_id}")
+        assert seed not in response.content.decode()
+        assert response.json()["view"] == json.loads(json.dumps(engine.view(state, position)))
+    log = alice_api.get(f"/api/games/{game_id}/log").json()
+    assert [entry["seq"] for entry in log["entries"]] == list(range(1, 7))

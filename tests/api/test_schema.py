@@ -105,3 +105,9 @@ def test_generated_requests_never_get_a_server_error(case, alice_token):
     with _wsgi_inside_the_test_transaction():
         response = case.call(headers={"Authorization": f"Bearer {alice_token}"})
     case.validate_response(response, checks=[not_a_server_error])
+
+
+def test_an_unknown_endpoint_answers_json(db):
+    response = Client().get("/api/no-such-thing/here")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "There is no such API endpoint; see /api/docs."}
