@@ -262,7 +262,9 @@ def render_game_live(
     return render_to_string(LIVE_TEMPLATE, context, request=request)
 
 
-def render_chat(game: Game, *, request: HttpRequest | None = None, oob: bool = False) -> str:
-    return render_to_string(
-        CHAT_TEMPLATE, {"game": game, "chat": game_chat(game), "oob": oob}, request=request
-    )
+def render_chat(
+    game: Game, *, request: HttpRequest | None = None, oob: bool = False, error: str = ""
+) -> str:
+    """The table chat's last lines (and why a message was refused, for its writer)."""
+    context = {"game": game, "chat": game_chat(game), "oob": oob, "chat_error": error}
+    return render_to_string(CHAT_TEMPLATE, context, request=request)

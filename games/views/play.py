@@ -130,9 +130,7 @@ def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
         if not request.htmx:
             messages.error(request, error.message)
             return redirect("game_detail", game_id=game.pk)
-        response = HttpResponse(render_chat(game, request=request))
-        response["HX-Trigger"] = "chat-refused"
-        return response
+        return HttpResponse(render_chat(game, request=request, error=error.message))
     if request.htmx:
         return HttpResponse(render_chat(game, request=request))
     return redirect("game_detail", game_id=game.pk)

@@ -219,3 +219,31 @@ def test_a_finished_game_refuses_more_moves(alice, bob):
     )
     assert not result.ok and "not running" in result.message
     assert Seat.objects.filter(game=game, place__isnull=True).count() == 0
+
+
+def test_a_bot_move_is_queued_after_commit_with_the_delay(
+    alice, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    from games import tasks
+
+    settings.NAPAD_BOT_MOVE_DELAY = 2.5
+    queued = []
+    monkeypatch.setattr(
+        tasks.bot_move_play_task,
+        "apply_async",
+        lambda args, countdown: queued.append((args, countdown)),
+    )
+    game = napad_table(alice, bot_seats={1: "random"})
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        game = play.game_start(game_id=game.pk, user=alice)
+    assert queued == []  # nothing leaves before the transaction commits
+    for callback in callbacks:
+        callback()
+    game.refresh_from_db()
+    if 1 in game.to_move:
+        assert queued == [((game.pk, 0), 2.5)]
+    else:
+        assert queued == []
+        with django_capture_on_commit_callbacks(execute=True):
+            assert play_one(game, [alice]).ok
+        assert queued == [((game.pk, 1), 2.5)]

@@ -231,7 +231,10 @@ def test_chat_is_escaped_and_only_for_players(alice, bob, charlie):
     assert response.status_code == 200
     assert "&lt;script&gt;" in response.content.decode()
     assert "<script>alert" not in response.content.decode()
-    _client(charlie).post(f"/games/{game.pk}/chat", {"text": "hi"}, **HTMX)
+    refused = _client(charlie).post(f"/games/{game.pk}/chat", {"text": "hi"}, **HTMX)
+    assert "Only the players at this table can chat here." in refused.content.decode()
+    empty = _client(bob).post(f"/games/{game.pk}/chat", {"text": "   "}, **HTMX)
+    assert "Write something first." in empty.content.decode()
     assert ChatMessage.objects.filter(game=game).count() == 1
     page = _client(bob).get(f"/games/{game.pk}/").content.decode()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
