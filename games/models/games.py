@@ -37,6 +37,9 @@ class Game(models.Model):
     # The seed is secret until the game ends; its SHA-256 is shown from the start.
     seed = models.CharField(max_length=64)
     seed_hash = models.CharField(max_length=64)
+    # What engine.setup was given besides config, seat count and seed (a league fixture's
+    # first player and identities): a replay must pass the same to rebuild the same game.
+    setup_args = models.JSONField(default=dict, blank=True)
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -255,9 +255,12 @@ def game_start(
             raise PlayError(_("Wait until every seat is taken."))
         engine = get_engine(game.kind)
         seed = secrets.token_hex(32)
-        state = engine.setup(
-            game.config, game.seats_count, seed, first_player=first_player, identities=identities
-        )
+        setup_args = {
+            key: value
+            for key, value in (("first_player", first_player), ("identities", identities))
+            if value is not None
+        }
+        state = engine.setup(game.config, game.seats_count, seed, **setup_args)
         now = timezone.now()
         to_move = engine.to_move(state)
         updated = Game.objects.filter(
@@ -266,6 +269,7 @@ def game_start(
             status=Game.Status.RUNNING,
             seed=seed,
             seed_hash=seed_hash(seed),
+            setup_args=setup_args,
             state=engine.to_json(state),
             to_move=to_move,
             started_at=now,

@@ -19,7 +19,7 @@ from games.services.play import seed_hash
 def game_replay_state(game: Game, events: list[GameEvent], step: int) -> dict[str, Any]:
     """The state at version ``step`` (0 = as dealt)."""
     engine = get_engine(game.kind)
-    state = engine.setup(game.config, game.seats_count, game.seed)
+    state = engine.setup(game.config, game.seats_count, game.seed, **game.setup_args)
     for event in events[:step]:
         state, _events = engine.apply(state, event.seat, event.action)
     return state

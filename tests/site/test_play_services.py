@@ -247,3 +247,15 @@ def test_a_bot_move_is_queued_after_commit_with_the_delay(
         with django_capture_on_commit_callbacks(execute=True):
             assert play_one(game, [alice]).ok
         assert queued == [((game.pk, 1), 2.5)]
+
+
+def test_a_game_dealt_with_chosen_seats_and_gangs_replays_and_verifies(alice, bob):
+    game = napad_table(alice, bob)
+    game = play.game_start(
+        game_id=game.pk, user=alice, first_player=1, identities=["indians", "cowboys"]
+    )
+    assert game.setup_args == {"first_player": 1, "identities": ["indians", "cowboys"]}
+    assert game.to_move == [1]
+    assert [s.identity for s in game.seats.order_by("position")] == ["indians", "cowboys"]
+    game = play_to_end(game, [alice, bob])
+    assert game_verify(game, game_events(game)).ok
