@@ -396,6 +396,11 @@ def _move_play(
         new_state, events = engine.apply(state, seat.position, action)
     except IllegalAction as illegal:
         raise _MoveRefused(str(illegal)) from None
+    except Exception:
+        # An engine should answer IllegalAction; if malformed input trips it up instead, the
+        # member still gets an answer (and nothing changes), and the log gets the bug.
+        logger.exception("game %s: engine failed on a submitted action", game.pk)
+        raise _MoveRefused(_("That action could not be applied.")) from None
 
     now = timezone.now()
     over = engine.is_over(new_state)

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from playkit import first_legal, napad_game, napad_ruleset, napad_table, play_one, play_to_end
 
+from games.engines import get_engine
 from games.models import Game, GameEvent, Ruleset, Seat
 from games.selectors import game_events
 from games.services import play
@@ -82,6 +83,9 @@ def test_it_refuses_a_move_out_of_turn(alice, bob):
         json.dumps({"type": "play", "card": 999, "colour": "yellow"}),
         json.dumps({"type": "teleport"}),
         json.dumps({"type": "play", "card": 0, "colour": "purple"}),
+        json.dumps({"type": "play", "card": [1], "colour": {"x": 1}}),
+        json.dumps({"type": None, "card": 1.5}),
+        json.dumps({}),
         "x" * 5000,
     ],
 )
@@ -259,3 +263,19 @@ def test_a_game_dealt_with_chosen_seats_and_gangs_replays_and_verifies(alice, bo
     assert [s.identity for s in game.seats.order_by("position")] == ["indians", "cowboys"]
     game = play_to_end(game, [alice, bob])
     assert game_verify(game, game_events(game)).ok
+
+
+def test_an_engine_failure_on_odd_input_is_a_refusal_not_a_crash(alice, bob, monkeypatch):
+    game = napad_game(alice, bob)
+    engine = get_engine("napad")
+
+    def broken_apply(state, seat, action):
+        raise KeyError("card")
+
+    monkeypatch.setattr(engine, "apply", broken_apply)
+    mover = alice if game.seats.get(player__user=alice).position in game.to_move else bob
+    result = play.move_submit(
+        game_id=game.pk, user=mover, action={"type": "pass"}, expected_version=0
+    )
+    assert not result.ok and result.message == "That action could not be applied."
+    assert Game.objects.get(pk=game.pk).version == 0
