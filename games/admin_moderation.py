@@ -132,7 +132,7 @@ class GameModerationMixin:
     change_form_template = "admin/games/game/change_form.html"
     moderation_inlines = [ModerationActionInline]
 
-    # (url slug, title, form class, needs a running game)
+    # url slug -> (button title, form). Only abort applies to a table that has not started.
     MODERATIONS = {
         "abort": (gettext_lazy("Abort the game"), AbortForm),
         "extend": (gettext_lazy("Extend the deadline"), ExtendDeadlineForm),
