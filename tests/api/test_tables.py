@@ -216,3 +216,23 @@ def test_an_unknown_table_is_not_found(alice_api, action):
 def test_nonsense_table_ids_are_refused(alice_api, game_id):
     response = alice_api.post(f"/api/tables/{game_id}/join")
     assert 400 <= response.status_code < 500
+
+
+def test_listing_tables_costs_the_same_queries_however_many_there_are(alice_api, bob_api):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries(which: str) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert bob_api.get("/api/tables", which=which).status_code == 200
+        return len(captured.captured_queries)
+
+    bob_api.get("/api/me")  # the token's first use is recorded once; keep it out of the count
+    bob_api.post(f"/api/tables/{_create(alice_api).json()['id']}/join")
+    _create(alice_api, seats=3)
+    one = {which: queries(which) for which in ("open", "mine", "finished")}
+    for _table in range(4):
+        table = _create(alice_api).json()
+        bob_api.post(f"/api/tables/{table['id']}/join")
+    _create(alice_api, seats=3)
+    assert {which: queries(which) for which in ("open", "mine", "finished")} == one
