@@ -221,6 +221,10 @@ def game_context(
         message_ok=message_ok,
         log=log_entries(game_recent_events(game, limit=LOG_LINES), position),
         turn_time_limit=duration_text(game.turn_time_limit),
+        seat_list=[
+            {"number": position + 1, "name": context["names"].get(position)}
+            for position in range(game.seats_count)
+        ],
         result=None,
     )
     if game.status == Game.Status.FINISHED and state is not None:

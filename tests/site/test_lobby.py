@@ -126,7 +126,7 @@ def test_it_creates_an_invite_only_table_with_bots(alice, bob, alice_client):
 def test_join_leave_start_and_cancel_from_the_page(alice, bob, alice_client, bob_client):
     game = napad_table(alice, seats=2)
     page = bob_client.get(f"/games/{game.pk}/").content.decode()
-    assert "Take a seat" in page
+    assert "Take a seat" in page and "free seat" in page
     joined = bob_client.post(f"/games/{game.pk}/join", **HTMX).content.decode()
     assert "You took a seat." in joined and "Leave the table" in joined
     left = bob_client.post(f"/games/{game.pk}/leave")
