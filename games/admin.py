@@ -104,6 +104,21 @@ class GameAdmin(GameModerationMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
         return _("secret until the game ends")
 
 
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Who sat where and how it ended; changed only by services (moderation hands a seat on)."""
+
+    list_display = ["game", "position", "player", "bot_kind", "identity", "place", "score"]
+    list_filter = ["bot_kind", "replaced_by_bot"]
+    list_select_related = ["game", "player"]
+    search_fields = ["=game__pk", "player__display_name"]
+    fields = [*SeatInline.fields, "game", "breakdown"]
+    readonly_fields = fields
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(GameEvent)
 class GameEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """The append-only log: nobody adds, edits or deletes a row."""

@@ -48,3 +48,11 @@ def test_games_and_events_cannot_be_added_or_edited_by_hand(admin_client_, alice
     assert response.status_code == 200 and 'name="_save"' not in response.content.decode()
     assert admin_client_.post(f"/admin/games/gameevent/{event.pk}/delete/").status_code == 403
     assert GameEvent.objects.filter(pk=event.pk).exists()
+
+
+def test_seats_are_listed_read_only(admin_client_, alice, bob):
+    game = napad_game(alice, bob)
+    seat = game.seats.first()
+    assert admin_client_.get("/admin/games/seat/").status_code == 200
+    page = admin_client_.get(f"/admin/games/seat/{seat.pk}/change/").content.decode()
+    assert 'name="_save"' not in page
