@@ -17,7 +17,7 @@ from ninja import Query, Router, Status
 from games.engines import get_engine
 from games.models import Game, GameEvent
 from games.rendering import action_key, log_entries
-from games.selectors import game_with_seats
+from games.selectors import TableAccess
 from games.services import play
 
 from .schemas import (
@@ -104,14 +104,11 @@ def actions_list(request: HttpRequest, game_id: int = GameId):
     }
 
 
-def _refusal_status(game: Game | None, user, expected_version: int) -> int:
+def _refusal_status(game: Game | None, access: TableAccess, expected_version: int) -> int:
     """Why a move was refused, as an HTTP status: the service answers in words only."""
     if game is None:
         return 404
-    seats = game_with_seats(game.pk)
-    if seats is None:
-        return 404
-    if not any(s.player is not None and s.player.user_id == user.pk for s in seats.seats.all()):
+    if access.seat is None:
         return 403
     if game.status != Game.Status.RUNNING or game.version != expected_version:
         return 409
@@ -138,7 +135,7 @@ def move_submit(request: HttpRequest, payload: MoveIn, game_id: int = GameId):
         expected_version=payload.expected_version,
     )
     if not result.ok:
-        status = _refusal_status(result.game, request.auth, payload.expected_version)
+        status = _refusal_status(result.game, access, payload.expected_version)
         return Status(
             status,
             {"applied": False, "detail": result.message, "version": result.version, "log": []},
