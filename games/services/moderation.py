@@ -19,7 +19,8 @@ from django.utils.translation import gettext as _
 
 from games.broadcast import game_updated_on_commit
 from games.engines import get_engine
-from games.models import Game, ModerationAction, Notification, Player, Seat
+from games.models import Game, ModerationAction, Notification, Player, Seat, TurnClock
+from games.services.clocks.deadlines import clock_for, turn_clock_refresh
 
 # A moderator may push a deadline this far at once; repeated extensions are audited.
 MAX_DEADLINE_EXTENSION = timedelta(days=30)
@@ -143,7 +144,13 @@ def game_abort(*, game_id: int, actor: AbstractBaseUser, reason: str) -> Moderat
 def deadline_extend(
     *, game_id: int, actor: AbstractBaseUser, by: timedelta, reason: str = ""
 ) -> ModerationAction:
-    """Give the players to move more time for the current decision."""
+    """Give the seat the game waits for more time on the current decision.
+
+    The extension goes into the decision's turn clock (its start moves later by the same
+    amount), not only into ``Game.deadline``: the clock recomputes the deadline whenever
+    leave or a tablemate's "+24 h" changes, and would otherwise undo the moderator's time;
+    the reminder ladder moves with it.
+    """
     reason = _clean_reason(reason, required=False)
     if not timedelta(0) < by <= MAX_DEADLINE_EXTENSION:
         raise ModerationError(_("Extend by more than nothing and at most 30 days."))
@@ -154,12 +161,14 @@ def deadline_extend(
             raise ModerationError(_("This game has no deadline running."))
         old_deadline = game.deadline
         # An overdue deadline is extended from now, or the extension could still be in the past.
-        new_deadline = max(old_deadline, timezone.now()) + by
-        updated = Game.objects.filter(
-            pk=game.pk, version=game.version, status=Game.Status.RUNNING
-        ).update(deadline=new_deadline)
-        if not updated:
-            raise ModerationError(_("The game moved on meanwhile; look again."))
+        shift = max(old_deadline, timezone.now()) + by - old_deadline
+        clock = clock_for(game)
+        TurnClock.objects.filter(pk=clock.pk, version=clock.version).update(
+            started_at=clock.started_at + shift
+        )
+        # Recomputes Game.deadline (leave included) and the next reminder; tells open pages.
+        turn_clock_refresh(game)
+        game.refresh_from_db(fields=["deadline"])
         record = _audit(
             game=game,
             actor=actor,
@@ -167,12 +176,11 @@ def deadline_extend(
             reason=reason,
             details={
                 "old_deadline": old_deadline.isoformat(),
-                "new_deadline": new_deadline.isoformat(),
+                "new_deadline": game.deadline.isoformat(),
                 "by_seconds": int(by.total_seconds()),
                 "version": game.version,
             },
         )
-        game_updated_on_commit(game.pk, game.version)
     return record
 
 

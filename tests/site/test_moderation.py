@@ -85,12 +85,37 @@ def test_extend_deadline_moves_it_and_is_audited(alice, bob):
     assert record.details["old_deadline"] == old.isoformat()
 
 
-def test_extending_an_overdue_deadline_counts_from_now(alice, bob):
+def test_the_extension_survives_the_clock_recomputing_the_deadline(alice, bob):
+    from games.models import TurnClock
+    from games.services.clocks.deadlines import turn_clock_refresh
+
     game = napad_game(alice, bob)
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(days=2))
+    old = game.deadline
+    reminder = TurnClock.objects.get(game=game).next_reminder_at
+    moderation.deadline_extend(game_id=game.pk, actor=moderator(), by=timedelta(hours=10))
+    game.refresh_from_db()
+    # Leave or a tablemate's "+24 h" makes the clock recompute: the moderator's hours stay.
+    turn_clock_refresh(game)
+    game.refresh_from_db()
+    assert game.deadline == old + timedelta(hours=10)
+    clock = TurnClock.objects.get(game=game)
+    assert reminder is None or clock.next_reminder_at == reminder + timedelta(hours=10)
+
+
+def test_extending_an_overdue_deadline_counts_from_now(alice, bob):
+    from games.models import TurnClock
+
+    game = napad_game(alice, bob)
+    # The decision started three days ago with a 24 h limit: two days overdue (the sweep
+    # has not acted yet).
+    back = timedelta(days=3)
+    Game.objects.filter(pk=game.pk).update(deadline=game.deadline - back)
+    clock = TurnClock.objects.get(game=game)
+    TurnClock.objects.filter(pk=clock.pk).update(started_at=clock.started_at - back)
     moderation.deadline_extend(game_id=game.pk, actor=moderator(), by=timedelta(hours=1))
     game.refresh_from_db()
-    assert game.deadline > timezone.now() + timedelta(minutes=59)
+    expected = timezone.now() + timedelta(hours=1)
+    assert abs(game.deadline - expected) < timedelta(minutes=1)
 
 
 def test_extend_refuses_nonsense(alice, bob):
