@@ -251,10 +251,10 @@ def standing_order_set(
     entry = pile[pile_index]
     if entry["seat"] != seat.position or entry["card"] is None:
         raise StandingOrderError(_("That card is not yours."))
-    if entry["resolved"]:
-        raise StandingOrderError(_("That card has already resolved."))
     if view.get("phase") not in ("schemin", "stealin"):
         raise StandingOrderError(_("Orders can be given while cards are planned or resolving."))
+    if _carried_out(view, pile_index):
+        raise StandingOrderError(_("That card has already resolved."))
     if not choice:
         StandingOrder.objects.filter(
             game=game, round=view["round"] - 1, pile_index=pile_index, applied_seq__isnull=True
@@ -272,6 +272,16 @@ def standing_order_set(
     return order
 
 
+def _carried_out(view: dict[str, Any], pile_index: int) -> bool:
+    """Whether a pile card is done with: before it, Stealin' has moved past it (the card whose
+    choice is pending is turned over but not carried out yet, so an order still helps)."""
+    if view.get("phase") == "schemin":
+        return False
+    if view.get("phase") != "stealin":
+        return True
+    return pile_index < (view.get("resolving") or 0)
+
+
 def standing_orders_for(game: Game, position: int) -> list[dict[str, Any]]:
     """The member's cards still to resolve this round, each with its choices and order."""
     if game.kind != "colt" or game.status != Game.Status.RUNNING or not game.state:
@@ -284,7 +294,9 @@ def standing_orders_for(game: Game, position: int) -> list[dict[str, Any]]:
     }
     rows = []
     for index, entry in enumerate(view.get("pile") or []):
-        if entry["seat"] != position or entry["card"] not in CARD_KINDS or entry["resolved"]:
+        if entry["seat"] != position or entry["card"] not in CARD_KINDS:
+            continue
+        if _carried_out(view, index):
             continue
         choices = order_choices(entry["card"], view, position)
         if not choices:

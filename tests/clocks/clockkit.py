@@ -89,6 +89,10 @@ def colt_stealin(game: Game, *, at: dict, pile: list, floor=None, loot=None, mar
 
     engine = get_engine("colt")
     state = clone(engine.from_json(game.state))
+    # Characters without powers that change these rules (Belle, Tuco, Django).
+    state["characters"] = ["Doc", "Ghost", "Cheyenne", "Doc", "Ghost", "Cheyenne"][
+        : state["players"]
+    ]
     cars = len(state["cars"])
     state["inside"] = [[] for _ in range(cars)]
     state["roof"] = [[] for _ in range(cars)]

@@ -1,0 +1,277 @@
+"""Standing orders for Colt Express' Stealin': applied when the card resolves if the order
+names a legal action, otherwise the player is asked — once per resolution window."""
+
+from __future__ import annotations
+
+import pytest
+from clockkit import colt_stealin, legal, seat_of, started_game, state_set
+
+from games.engines import get_engine
+from games.models import GameEvent, Notification, StandingOrder
+from games.services.play import move_play_for_seat
+from games.services.standing_orders import (
+    StandingOrderError,
+    standing_order_set,
+    standing_orders_for,
+)
+
+
+@pytest.fixture
+def game(alice, bob, charlie):
+    return started_game(alice, bob, charlie, slug="colt-express")
+
+
+@pytest.fixture
+def seats(game, alice, bob, charlie):
+    return {user: seat_of(game, user).position for user in (alice, bob, charlie)}
+
+
+def _last(game) -> GameEvent:
+    return GameEvent.objects.filter(game=game).order_by("-seq").first()
+
+
+def _order(game, user, choice, capture, pile_index=0):
+    with capture(execute=True):
+        return standing_order_set(game_id=game.pk, user=user, pile_index=pile_index, choice=choice)
+
+
+CASES = [
+    # (card, me at, others at, floor, loot, choice, expected action)
+    (
+        "move",
+        (2, "roof"),
+        [(1, "inside"), (3, "inside")],
+        {},
+        {},
+        "move:locomotive",
+        {"type": "move", "to": {"car": 1, "level": "roof"}},
+    ),
+    (
+        "move",
+        (2, "roof"),
+        [(1, "inside"), (3, "inside")],
+        {},
+        {},
+        "move:caboose",
+        {"type": "move", "to": {"car": 3, "level": "roof"}},
+    ),
+    (
+        "move",
+        (2, "inside"),
+        [(2, "roof"), (2, "roof")],
+        {(3, "inside"): ["jewel"]},
+        {},
+        "move:loot",
+        {"type": "move", "to": {"car": 3, "level": "inside"}},
+    ),
+    (
+        "fire",
+        (2, "inside"),
+        [(1, "inside"), (3, "inside")],
+        {},
+        {"b": ["strongbox"]},
+        "fire:richest",
+        "b",
+    ),
+    ("fire", (2, "inside"), [(1, "inside"), (3, "inside")], {}, {}, "fire:seat:c", "c"),
+    (
+        "rob",
+        (1, "inside"),
+        [(3, "roof"), (3, "roof")],
+        {(1, "inside"): ["purse:250", "jewel"]},
+        {},
+        "rob:strongbox,jewel,purse",
+        {"type": "rob", "loot": "jewel"},
+    ),
+    (
+        "punch",
+        (2, "inside"),
+        [(2, "inside"), (2, "inside")],
+        {},
+        {"b": ["jewel"], "c": ["purse:300"]},
+        "punch:richest:caboose",
+        "punch-b-caboose",
+    ),
+    (
+        "marshal",
+        (3, "roof"),
+        [(1, "roof"), (1, "roof")],
+        {},
+        {},
+        "marshal:locomotive",
+        {"type": "marshal", "direction": "locomotive"},
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}-{c[5]}" for c in CASES])
+def test_each_kind_of_order_is_applied_when_legal(
+    game, seats, alice, bob, charlie, case, django_capture_on_commit_callbacks
+):
+    card, mine, others, floor, loot, choice, expected = case
+    me, b, c = seats[alice], seats[bob], seats[charlie]
+    names = {"b": b, "c": c}
+    at = {me: mine, b: others[0], c: others[1]}
+    state = colt_stealin(
+        game,
+        at=at,
+        pile=[(me, card)],
+        floor=floor,
+        loot={names[k]: v for k, v in loot.items()},
+        marshal=0 if card != "marshal" else 2,
+    )
+    assert state["pending"] == {"seat": me, "kind": card, "card": 0}
+    choice = choice.replace("seat:c", f"seat:{c}")
+    if expected in ("b", "c"):
+        expected = {"type": "fire", "target": names[expected]}
+    elif expected == "punch-b-caboose":
+        expected = {"type": "punch", "victim": b, "loot": "jewel", "direction": "caboose"}
+    assert expected in [{k: v for k, v in a.items() if k != "label"} for a in legal(game)]
+    version = game.version
+    order = _order(game, alice, choice, django_capture_on_commit_callbacks)
+    event = _last(game)
+    assert event.seq == version + 1 and event.seat == me and not event.by_clock
+    assert event.action == expected
+    order.refresh_from_db()
+    assert order.applied_seq == event.seq
+    assert not Notification.objects.filter(player=alice.player, kind="stealin_choice").exists()
+
+
+@pytest.mark.parametrize(
+    ("card", "mine", "others", "choice"),
+    [
+        # Nowhere with loot in reach.
+        ("move", (2, "inside"), [(2, "roof"), (2, "roof")], "move:loot"),
+        # The chosen bandit is out of the line of fire.
+        ("fire", (2, "inside"), [(1, "inside"), (3, "inside")], "fire:seat"),
+        # Nothing of the ordered kinds lies here.
+        ("rob", (1, "inside"), [(3, "roof"), (3, "roof")], "rob:strongbox"),
+        # Victims in the caboose cannot be pushed further back.
+        ("punch", (3, "inside"), [(3, "inside"), (3, "inside")], "punch:richest:caboose"),
+    ],
+)
+def test_an_order_that_is_not_possible_falls_back_to_asking(
+    game, seats, alice, bob, charlie, card, mine, others, choice, django_capture_on_commit_callbacks
+):
+    me, b, c = seats[alice], seats[bob], seats[charlie]
+    loot = {b: ["jewel"], c: ["purse:300"]} if card == "punch" else {}
+    floor = {(1, "inside"): ["purse:250", "jewel"]} if card == "rob" else {}
+    colt_stealin(
+        game, at={me: mine, b: others[0], c: others[1]}, pile=[(me, card)], floor=floor, loot=loot
+    )
+    if card == "fire":
+        # Alice's order names Bob, who was in her line of fire when she gave it; then Bob
+        # climbs to the roof before her card resolves.
+        assert {a["target"] for a in legal(game)} == {b, c}
+        choice = f"fire:seat:{b}"
+        engine = get_engine("colt")
+        state = engine.from_json(game.state)
+        state["level"][b] = "roof"
+        state_set(game, state)
+        assert b not in {a["target"] for a in legal(game)}
+    version = game.version
+    _order(game, alice, choice, django_capture_on_commit_callbacks)
+    game.refresh_from_db()
+    assert game.version == version, "an impossible order must not move"
+    assert StandingOrder.objects.get(game=game).applied_seq is None
+    # Asked instead: the usual choice is waiting, and she is told.
+    assert game.to_move == [me]
+    assert Notification.objects.filter(player=alice.player, kind="stealin_choice").count() == 1
+
+
+def test_an_order_given_while_planning_is_applied_when_its_card_resolves(
+    game, seats, alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    me, b, c = seats[alice], seats[bob], seats[charlie]
+    # Bob's Move resolves first and needs his choice; Alice's Move comes next.
+    colt_stealin(
+        game,
+        at={me: (2, "roof"), b: (2, "roof"), c: (1, "inside")},
+        pile=[(b, "move"), (me, "move")],
+    )
+    rows = standing_orders_for(game, me)
+    assert [row["pile_index"] for row in rows] == [1]
+    assert ("move:caboose", "Move toward the caboose") in rows[0]["choices"]
+    _order(game, alice, "move:caboose", django_capture_on_commit_callbacks, pile_index=1)
+    assert not GameEvent.objects.filter(game=game).exclude(seq__lte=game.version).exists()
+    with pytest.raises(StandingOrderError):
+        _order(game, alice, "move:caboose", django_capture_on_commit_callbacks, pile_index=0)
+
+    # Bob chooses himself; the play service's hook then carries out Alice's order.
+    game.refresh_from_db()
+    bob_choice = {k: v for k, v in legal(game)[0].items() if k != "label"}
+    with django_capture_on_commit_callbacks(execute=True):
+        result = move_play_for_seat(
+            game_id=game.pk,
+            position=None,
+            action=bob_choice,
+            expected_version=game.version,
+            user=bob,
+        )
+    assert result.ok
+    event = _last(game)
+    assert event.seat == me and event.action == {"type": "move", "to": {"car": 3, "level": "roof"}}
+    assert StandingOrder.objects.get(game=game).applied_seq == event.seq
+
+
+def test_choices_are_asked_once_per_resolution_window(
+    game, seats, alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    me, b, c = seats[alice], seats[bob], seats[charlie]
+    colt_stealin(
+        game,
+        at={me: (2, "roof"), b: (1, "inside"), c: (3, "inside")},
+        pile=[(me, "move"), (me, "move")],
+    )
+    from games.services.standing_orders import standing_orders_apply
+
+    with django_capture_on_commit_callbacks(execute=True):
+        standing_orders_apply(game.pk)
+    for _card in range(2):
+        game.refresh_from_db()
+        assert game.to_move == [me]
+        choice = {k: v for k, v in legal(game)[0].items() if k != "label"}
+        with django_capture_on_commit_callbacks(execute=True):
+            assert move_play_for_seat(
+                game_id=game.pk,
+                position=None,
+                action=choice,
+                expected_version=game.version,
+                user=alice,
+            ).ok
+    assert Notification.objects.filter(player=alice.player, kind="stealin_choice").count() == 1
+
+
+def test_orders_are_only_for_your_own_cards(game, seats, alice, bob, charlie):
+    me, b, c = seats[alice], seats[bob], seats[charlie]
+    colt_stealin(
+        game,
+        at={me: (2, "roof"), b: (2, "roof"), c: (1, "inside")},
+        pile=[(b, "move"), (me, "move")],
+    )
+    with pytest.raises(StandingOrderError):
+        standing_order_set(game_id=game.pk, user=alice, pile_index=0, choice="move:caboose")
+    with pytest.raises(StandingOrderError):
+        standing_order_set(game_id=game.pk, user=alice, pile_index=1, choice="fire:richest")
+    with pytest.raises(StandingOrderError):
+        standing_order_set(game_id=game.pk, user=alice, pile_index=9, choice="move:caboose")
+
+
+def test_the_game_page_offers_the_orders_form(game, seats, alice, bob, charlie, alice_client):
+    me, b, c = seats[alice], seats[bob], seats[charlie]
+    colt_stealin(
+        game,
+        at={me: (2, "roof"), b: (2, "roof"), c: (1, "inside")},
+        pile=[(b, "move"), (me, "move")],
+    )
+    page = alice_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Standing orders" in page and 'name="pile_index" value="1"' in page
+    response = alice_client.post(
+        f"/games/{game.pk}/orders",
+        {"pile_index": "1", "choice": "move:caboose"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200 and "Standing order saved." in response.content.decode()
+    assert StandingOrder.objects.get(game=game).preference == {"toward": "caboose"}
+    alice_client.post(f"/games/{game.pk}/orders", {"pile_index": "1", "choice": ""})
+    assert not StandingOrder.objects.filter(game=game).exists()
