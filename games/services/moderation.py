@@ -121,6 +121,8 @@ def game_abort(*, game_id: int, actor: AbstractBaseUser, reason: str) -> Moderat
         )
         if not updated:
             raise ModerationError(_("The game changed meanwhile; look again."))
+        # Its clock stops: no reminder for a decision nobody will make.
+        TurnClock.objects.filter(game=game).delete()
         record = _audit(
             game=game,
             actor=actor,
@@ -232,6 +234,8 @@ def seat_to_bot(
         )
         if position in (game.to_move or []):
             _bot_move_queue_on_commit(game.pk, game.version)
+        # A bot gets no reminders: the clock drops the ladder for this decision.
+        turn_clock_refresh(game)
         game_updated_on_commit(game.pk, game.version)
     return record
 
@@ -286,5 +290,7 @@ def seat_to_substitute(
             % {"seat": position + 1, "game": game.pk},
             key=f"moderation:{record.pk}",
         )
+        # The reminders (and any leave) of the decision are now the substitute's.
+        turn_clock_refresh(game)
         game_updated_on_commit(game.pk, game.version)
     return record

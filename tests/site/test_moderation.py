@@ -14,7 +14,7 @@ from organiser_kit import client_for, moderator
 from playkit import napad_game, napad_table, play_one
 
 from games.engines import get_engine
-from games.models import Game, ModerationAction, Notification, Seat
+from games.models import Game, ModerationAction, Notification, Seat, TurnClock
 from games.selectors import table_access
 from games.services import moderation
 from games.services.moderation import ModerationError
@@ -41,6 +41,7 @@ def test_abort_stops_the_game_with_a_reason_the_players_see(
     assert game.status == Game.Status.ABORTED
     assert game.abort_reason == "Cheating was reported."
     assert game.deadline is None and game.to_move == []
+    assert not TurnClock.objects.filter(game=game).exists()
     assert (record.action, record.actor, record.reason) == ("abort", max_, game.abort_reason)
     assert record.details["previous_status"] == "running"
     sent = [call.args for call in send.call_args_list]
@@ -103,8 +104,6 @@ def test_the_extension_survives_the_clock_recomputing_the_deadline(alice, bob):
 
 
 def test_extending_an_overdue_deadline_counts_from_now(alice, bob):
-    from games.models import TurnClock
-
     game = napad_game(alice, bob)
     # The decision started three days ago with a 24 h limit: two days overdue (the sweep
     # has not acted yet).
