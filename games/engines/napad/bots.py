@@ -13,6 +13,7 @@ from typing import Any
 
 from ..base import stable_choice
 
+# Both constants were tuned with ``manage.py simulate`` against random bots.
 # A lead of this many points per rival still bidding counts as a sure win; smaller leads are
 # worth proportionally less, since rivals who have not passed can still overtake.
 SAFE_LEAD_PER_RIVAL = 4
