@@ -23,6 +23,7 @@ from games.selectors import game_chat, game_recent_events
 LOG_LINES = 20
 LIVE_TEMPLATE = "games/game_detail.html#live"
 CHAT_TEMPLATE = "games/game_detail.html#chat"
+ANNOUNCE_TEMPLATE = "games/game_detail.html#announce"
 
 
 def event_text(event: dict[str, Any]) -> str:
@@ -263,7 +264,11 @@ def render_game_live(
     context["oob"] = oob
     if request is None:
         context["user"] = user
-    return render_to_string(LIVE_TEMPLATE, context, request=request)
+    html = render_to_string(LIVE_TEMPLATE, context, request=request)
+    if oob:
+        # A pushed update also tells screen readers what happened (base.html's live region).
+        html += render_to_string(ANNOUNCE_TEMPLATE, context, request=request)
+    return html
 
 
 def render_chat(

@@ -76,6 +76,10 @@ async def test_a_move_reaches_the_other_player_with_their_own_view(alice, bob, c
     assert 'data-version="1"' in pushed
     assert "Your hand" in pushed and 'name="action"' in pushed  # the waiter's turn now
     assert 'id="chat-log"' in pushed
+    # Screen readers hear what happened: the move's log line goes to base.html's live region.
+    assert '<div id="live-region" hx-swap-oob="innerHTML">' in pushed
+    announced = pushed.split('id="live-region"')[1].split("</div>")[0]
+    assert "send card" in announced  # the first legal action is a play
     watched = await spectator_socket.receive_from(timeout=3)
     assert 'data-version="1"' in watched
     assert "Your hand" not in watched and 'name="action"' not in watched
