@@ -100,24 +100,22 @@ def lobby_my_games(user: AbstractBaseUser) -> list[Game]:
 
 
 def lobby_finished_games(user: AbstractBaseUser) -> list[Game]:
-    """Recently finished tables: mine first, then any public one."""
+    """Recently finished tables the member may see (their own and open ones), newest first."""
     player = player_of(user)
+    visible = Q(invite_only=False)
+    if player is not None:
+        visible |= Q(pk__in=Seat.objects.filter(player=player).values("game_id"))
     queryset = (
-        Game.objects.filter(status=Game.Status.FINISHED)
-        .filter(Q(invite_only=False) | Q(seats__player=player))
-        .distinct()
+        Game.objects.filter(visible, status=Game.Status.FINISHED)
         .defer("state", "config")
         .order_by("-finished_at")
     )
     return list(_with_seats(queryset)[:LOBBY_LIMIT])
 
 
-def game_events(game: Game, *, upto: int | None = None) -> list[GameEvent]:
-    """The game's applied actions in order (up to sequence number ``upto``)."""
-    queryset = GameEvent.objects.filter(game=game).order_by("seq")
-    if upto is not None:
-        queryset = queryset.filter(seq__lte=upto)
-    return list(queryset)
+def game_events(game: Game) -> list[GameEvent]:
+    """The game's applied actions in order."""
+    return list(GameEvent.objects.filter(game=game).order_by("seq"))
 
 
 def game_recent_events(game: Game, *, limit: int) -> list[GameEvent]:
