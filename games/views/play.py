@@ -175,6 +175,14 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     except EngineError:
         raise Http404(_("This game cannot be replayed.")) from None
     context = board_context(game, state, position, with_actions=False)
+    if finished and position is None:
+        # After the end nothing is secret: the spectator's board plus every seat's hand.
+        engine = get_engine(game.kind)
+        context["all_hands"] = [
+            {"name": context["names"].get(seat), "hand": engine.view(state, seat)["hand"]}
+            for seat in seat_positions
+        ]
+        context["hands_template"] = f"games/{game.kind}/hands.html"
     context.update(
         game=game,
         step=step,

@@ -120,6 +120,8 @@ def test_a_whole_colt_game_ends_with_the_breakdown_and_verifies(alice, bob):
     assert game_verify(game, game_events(game)).ok
     replay = _client(alice).get(f"/games/{game.pk}/replay?step=5&seat=1")
     assert replay.status_code == 200 and "Your hand" in replay.content.decode()
+    everyone = _client(alice).get(f"/games/{game.pk}/replay?step=5").content.decode()
+    assert "Every hand at this step" in everyone and "action-card" in everyone
 
 
 def test_a_hidden_time_machine_traveller_is_shown_to_his_owner_only(alice, bob, charlie):

@@ -13,7 +13,9 @@ from playkit import first_legal, napad_game, napad_ruleset, play_one, play_to_en
 from games.engines import get_engine
 from games.models import ChatMessage, Game, GameEvent, Ruleset
 from games.rendering import event_text
+from games.selectors import game_events
 from games.services.play import game_create, game_start, seat_join
+from games.services.replay import game_replay_state
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -294,6 +296,10 @@ def test_the_replay_of_a_finished_game_shows_any_seat(alice, bob, charlie):
     assert response.status_code == 200
     html = response.content.decode()
     assert "Step 3 of" in html and "Your hand" in html
+    everyone = client.get(f"/games/{game.pk}/replay?step=3").content.decode()
+    assert "Every hand at this step" in everyone
+    state = game_replay_state(game, game_events(game), 3)
+    assert everyone.count('class="gang-card"') == sum(len(hand) for hand in state["hands"])
     assert client.get(f"/games/{game.pk}/replay?step=9999").status_code == 200
     assert client.get(f"/games/{game.pk}/replay?step=-4&seat=x").status_code == 200
 
