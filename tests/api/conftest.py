@@ -2,31 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-from django.test import Client
+from apikit import ApiClient
 
 from games.services.api_tokens import api_token_create
 from games.services.rulesets import rulesets_install_defaults
-
-
-class ApiClient:
-    """Django's test client speaking JSON with ``Authorization: Bearer <token>``."""
-
-    def __init__(self, token: str | None):
-        self.client = Client()
-        self.headers = {"Authorization": f"Bearer {token}"} if token else {}
-
-    def get(self, path: str, **params: Any):
-        return self.client.get(path, params, headers=self.headers)
-
-    def post(self, path: str, body: Any = None, *, raw: str | bytes | None = None):
-        data = raw if raw is not None else json.dumps(body if body is not None else {})
-        return self.client.post(
-            path, data=data, content_type="application/json", headers=self.headers
-        )
 
 
 @pytest.fixture
@@ -67,11 +49,3 @@ def napad_running(alice_api, bob_api) -> dict[str, Any]:
     started = alice_api.post(f"/api/tables/{table['id']}/start")
     assert started.status_code == 200, started.content
     return started.json()
-
-
-def client_to_move(game_id: int, *clients: ApiClient) -> ApiClient:
-    """The one of ``clients`` whose turn it is."""
-    for api in clients:
-        if api.get(f"/api/games/{game_id}/actions").json()["my_turn"]:
-            return api
-    raise AssertionError("nobody is to move")

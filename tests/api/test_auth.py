@@ -7,7 +7,7 @@ import hashlib
 import io
 
 import pytest
-from conftest import ApiClient
+from apikit import ApiClient
 from django.core.management import CommandError, call_command
 from django.test import Client
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import client_to_move
+from apikit import client_to_move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

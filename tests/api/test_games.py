@@ -8,7 +8,7 @@ import hashlib
 import json
 
 import pytest
-from conftest import client_to_move
+from apikit import client_to_move
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 

@@ -7,6 +7,7 @@ import contextlib
 
 import pytest
 import schemathesis
+from apikit import ApiClient
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import Client
@@ -71,8 +72,6 @@ def _wsgi_inside_the_test_transaction():
 @pytest.fixture
 def alice_token(alice, bob, rulesets):
     """alice's token, with a running table (alice and bob) and an open one to aim at."""
-    from conftest import ApiClient
-
     _row, raw = api_token_create(user=alice, name="schemathesis")
     _row, bob_raw = api_token_create(user=bob, name="schemathesis")
     alice_api, bob_api = ApiClient(raw), ApiClient(bob_raw)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -102,7 +101,5 @@ def check_invariants(engine: Any, state: dict[str, Any]) -> None:
 def napad():
     """The helpers above as one namespace (tests take it as a fixture: importing from a
     conftest breaks as soon as another conftest is on the path)."""
-    module = sys.modules[__name__]
-    return SimpleNamespace(
-        **{name: getattr(module, name) for name in dir(module) if not name.startswith("_")}
-    )
+    helpers = globals()
+    return SimpleNamespace(**{name: helpers[name] for name in helpers if not name.startswith("_")})
