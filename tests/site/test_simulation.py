@@ -213,3 +213,85 @@ def test_the_score_chart_fits_and_pairs_run_with_baseline():
     assert score_chart(None, None) is None
     alone = score_chart({"scores": {3: 1, 5: 1}}, None)
     assert {bar["css"] for bar in alone["bars"]} == {"run"}
+
+
+@pytest.mark.slow
+def test_a_real_worker_runs_a_simulation(tmp_path):
+    """The whole path out of process: the site queues the run on the embedded broker and a
+    real Celery worker plays it, saving progress the site can read."""
+    import os
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "napad_site.settings",
+        "NAPAD_VAR_DIR": str(tmp_path),
+        "NAPAD_CHANNEL_LAYER": "memory",
+    }
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    manage = [sys.executable, str(root / "manage.py")]
+    subprocess.run([*manage, "migrate", "-v", "0"], cwd=root, env=env, check=True, timeout=120)
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "napad_site",
+            "worker",
+            "-P",
+            "solo",
+            "-l",
+            "warning",
+        ],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        start = (
+            "from games.services.rulesets import rulesets_install_defaults\n"
+            "from games.models import Ruleset\n"
+            "from games.services.simulation import simulation_start\n"
+            "rulesets_install_defaults()\n"
+            "ruleset = Ruleset.objects.get(slug='napad-designed-default', version=1)\n"
+            "run = simulation_start(ruleset=ruleset, games=200, players=4,"
+            " bots=['heuristic', 'random'], user=None)\n"
+            "print(run.pk)\n"
+        )
+        out = subprocess.run(
+            [*manage, "shell", "-c", start],
+            cwd=root,
+            env=env,
+            check=True,
+            timeout=120,
+            capture_output=True,
+            text=True,
+        )
+        run_id = int(out.stdout.strip().splitlines()[-1])
+        database = sqlite3.connect(tmp_path / "napad.sqlite3", timeout=20)
+        deadline = time.monotonic() + 90
+        status = None
+        while time.monotonic() < deadline:
+            status, done = database.execute(
+                "SELECT status, games_done FROM games_simulationrun WHERE id = ?", (run_id,)
+            ).fetchone()
+            if status in ("finished", "failed"):
+                break
+            time.sleep(0.5)
+        assert (status, done) == ("finished", 200)
+        results = database.execute(
+            "SELECT results FROM games_simulationrun WHERE id = ?", (run_id,)
+        ).fetchone()[0]
+        assert '"per_identity"' in results
+        database.close()
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
