@@ -225,7 +225,6 @@ class RulesetAdmin(admin.ModelAdmin):
             "may_change_status": self.has_change_permission(request, obj),
             "may_simulate": request.user.has_perm("games.add_simulationrun"),
             "simulation_runs": obj.simulation_runs.all()[:10],
-            "other_versions": Ruleset.objects.filter(kind=obj.kind).exclude(pk=obj.pk),
             "rules_url": reverse("rules_detail", args=[obj.slug, obj.version]),
         }
 
