@@ -73,6 +73,30 @@ def duration_text(duration: timedelta) -> str:
     return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
 
 
+def option_choices(option: dict[str, Any]) -> list[tuple[Any, str]]:
+    """An engine option's choices as (value, label): each is a plain value or {value, label}."""
+    return [
+        (c["value"], str(c.get("label", c["value"]))) if isinstance(c, dict) else (c, str(c))
+        for c in option.get("choices", [])
+    ]
+
+
+def chosen_options(game: Game) -> list[dict[str, str]]:
+    """The table's variants in words, as the engine names them (other keys are not variants)."""
+    engine = get_engine(game.kind)
+    shown = []
+    for option in engine.options(game.ruleset.config):
+        if option["key"] not in game.options:
+            continue
+        value = game.options[option["key"]]
+        if option["type"] == "bool":
+            text = _("on") if value else _("off")
+        else:
+            text = _(dict(option_choices(option)).get(value, str(value)))
+        shown.append({"label": _(option["label"]), "value": text})
+    return shown
+
+
 def seat_name(seat: Seat) -> str:
     if seat.player is not None:
         return seat.player.display_name
@@ -222,6 +246,7 @@ def game_context(
         message_ok=message_ok,
         log=log_entries(game_recent_events(game, limit=LOG_LINES), position),
         turn_time_limit=duration_text(game.turn_time_limit),
+        chosen_options=chosen_options(game),
         seat_list=[
             {"number": position + 1, "name": context["names"].get(position)}
             for position in range(game.seats_count)

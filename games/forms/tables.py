@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engines import get_engine
 from games.models import Player, Ruleset
+from games.rendering import option_choices
 
 MAX_SEATS = 6
 TURN_TIME_LIMITS = {
@@ -36,17 +37,6 @@ def playable_rulesets():
     return Ruleset.objects.filter(status=Ruleset.Status.PUBLISHED, kind__in=kinds).order_by(
         "kind", "name", "-version"
     )
-
-
-def _choice_value(choice: Any) -> Any:
-    """An engine option's choice is a plain value or ``{"value", "label"}``."""
-    return choice["value"] if isinstance(choice, dict) else choice
-
-
-def _choice(choice: Any) -> tuple[str, str]:
-    if isinstance(choice, dict):
-        return str(choice["value"]), str(choice.get("label", choice["value"]))
-    return str(choice), str(choice)
 
 
 class RulesetChoiceField(forms.ModelChoiceField):
@@ -96,7 +86,7 @@ class TableCreateForm(forms.Form):
                     field = forms.ChoiceField(
                         required=False,
                         choices=[("", _("as the ruleset says"))]
-                        + [_choice(choice) for choice in option.get("choices", [])],
+                        + [(str(value), _(label)) for value, label in option_choices(option)],
                     )
                 field.label = option["label"]
                 field.help_text = option.get("help", "")
@@ -158,7 +148,7 @@ class TableCreateForm(forms.Form):
                 if bool(value) != bool(option.get("default", ruleset.config.get(option["key"]))):
                     options[option["key"]] = bool(value)
             elif value not in ("", None):
-                values = {_choice(choice)[0]: _choice_value(choice) for choice in option["choices"]}
+                values = {str(choice): choice for choice, _label in option_choices(option)}
                 options[option["key"]] = values.get(value, value)
         cleaned["options"] = options
         engine = get_engine(ruleset.kind)

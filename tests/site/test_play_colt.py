@@ -74,6 +74,8 @@ def test_the_table_form_folds_colt_options_in(alice):
     assert game.config["time_machine"] is True and game.config["round_deck"] == "guide"
     assert game.seats.get(position=2).bot_kind == "random"
     assert game.seats.get(position=0).player == alice.player
+    page = _client(alice).get(f"/games/{game.pk}/").content.decode()
+    assert "Time Machine: on" in page and "Round cards: 5 of the 7 round cards, no station" in page
 
 
 def test_the_board_shows_the_train_round_card_and_only_my_hand(alice, bob, charlie):
