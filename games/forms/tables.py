@@ -39,7 +39,20 @@ def playable_rulesets():
     )
 
 
+class RulesetSelect(forms.Select):
+    """Each option carries its game (``data-kind``) so the page can show only its options."""
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        instance = getattr(value, "instance", None)
+        if instance is not None:
+            option["attrs"]["data-kind"] = instance.kind
+        return option
+
+
 class RulesetChoiceField(forms.ModelChoiceField):
+    widget = RulesetSelect
+
     def label_from_instance(self, obj: Ruleset) -> str:
         return f"{obj.get_kind_display()} — {obj.name} (v{obj.version})"
 
@@ -104,9 +117,9 @@ class TableCreateForm(forms.Form):
             self.bot_field_names.append(name)
 
     def option_groups(self):
-        """(game name, [bound fields]) for the template."""
+        """(kind, game name, [bound fields]) for the template."""
         return [
-            (dict(Ruleset.Kind.choices)[kind], [self[name] for name, _option in fields])
+            (kind, dict(Ruleset.Kind.choices)[kind], [self[name] for name, _option in fields])
             for kind, fields in self.option_fields.items()
             if fields
         ]

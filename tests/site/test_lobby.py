@@ -140,3 +140,10 @@ def test_join_leave_start_and_cancel_from_the_page(alice, bob, alice_client, bob
     other = napad_table(alice, seats=2)
     assert "cancelled" in alice_client.post(f"/games/{other.pk}/cancel", **HTMX).content.decode()
     assert Game.objects.get(pk=other.pk).status == Game.Status.CANCELLED
+
+
+def test_the_form_tags_each_ruleset_with_its_game(alice_client):
+    napad_ruleset()
+    html = alice_client.get("/games/new").content.decode()
+    assert 'data-kind="napad"' in html and 'data-kind="colt"' in html
+    assert 'data-options-for="napad"' in html and 'data-options-for="colt"' in html
