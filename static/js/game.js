@@ -1,6 +1,9 @@
-// Deadlines on game pages count down: every <time data-countdown datetime="..."> gets the time
-// left written into its sibling [data-countdown-left]. Works on fragments swapped in later
-// (HTMX responses and WebSocket pushes) because it looks the elements up on every tick.
+// The game page's small helpers:
+// - deadlines count down: every <time data-countdown datetime="..."> writes the time left into
+//   its sibling [data-countdown-left]; elements are looked up on every tick, so fragments
+//   swapped in later (HTMX responses, WebSocket pushes) count down too;
+// - a pushed table older than the one on the page (a late WebSocket message after our own
+//   move's answer) is dropped: each fragment carries the game version it shows.
 (function () {
   "use strict";
   function format(ms) {
@@ -22,6 +25,17 @@
       if (!isNaN(target) && out) out.textContent = format(target - now);
     });
   }
+  function versionIn(html) {
+    var match = /id="game-live"[^>]*data-version="(\d+)"/.exec(html);
+    return match ? parseInt(match[1], 10) : null;
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    var live = document.getElementById("game-live");
+    var incoming = versionIn(event.detail.message || "");
+    if (live && incoming !== null && incoming < parseInt(live.dataset.version, 10)) {
+      event.preventDefault();
+    }
+  });
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSettle", tick);
   setInterval(tick, 1000);
