@@ -279,3 +279,25 @@ def test_an_engine_failure_on_odd_input_is_a_refusal_not_a_crash(alice, bob, mon
     )
     assert not result.ok and result.message == "That action could not be applied."
     assert Game.objects.get(pk=game.pk).version == 0
+
+
+def test_rulesets_of_an_engine_not_yet_importable_wait_for_a_later_start(db, monkeypatch):
+    from games.services import rulesets
+
+    real_get_engine = rulesets.get_engine
+
+    def napad_only(kind):
+        if kind == "colt":
+            raise ImportError("games.engines.colt.engine")
+        return real_get_engine(kind)
+
+    monkeypatch.setattr(rulesets, "get_engine", napad_only)
+    first = rulesets_install_defaults()
+    assert {r.kind for r in first} == {"napad"}
+    monkeypatch.setattr(rulesets, "get_engine", real_get_engine)
+    later = rulesets_install_defaults()
+    assert {r.slug for r in later} == {
+        "colt-express",
+        "colt-express-time-machine",
+        "colt-express-5-of-7",
+    }
