@@ -301,3 +301,23 @@ def test_rulesets_of_an_engine_not_yet_importable_wait_for_a_later_start(db, mon
         "colt-express-time-machine",
         "colt-express-5-of-7",
     }
+
+
+def test_the_version_guard_refuses_a_move_when_another_writer_saved_first(alice, bob, monkeypatch):
+    # SQLite ignores select_for_update: simulate a second writer that saves between our read
+    # and our write, and check the guarded UPDATE refuses instead of overwriting it.
+    game = napad_game(alice, bob)
+    engine = get_engine("napad")
+    real_apply = engine.apply
+
+    def racing_apply(state, seat, action):
+        Game.objects.filter(pk=game.pk).update(version=1)
+        return real_apply(state, seat, action)
+
+    monkeypatch.setattr(engine, "apply", racing_apply)
+    mover = alice if game.seats.get(player__user=alice).position in game.to_move else bob
+    result = play.move_submit(
+        game_id=game.pk, user=mover, action=first_legal(game), expected_version=0
+    )
+    assert not result.ok and "moved on" in result.message
+    assert not GameEvent.objects.filter(game=game).exists()
