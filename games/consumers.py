@@ -60,8 +60,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send(text_data=await self._render())
+        await sync_to_async(presence_touch)(self.game_id, user.pk)
         self._presence = asyncio.ensure_future(self._presence_keepalive(user.pk))
+        await self.send(text_data=await self._render())
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "_presence"):
@@ -75,8 +76,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         # While this page is open the member gets no turn reminders for this game
         # (games/services/presence.py): refresh the presence key before its TTL runs out.
         while True:
-            await sync_to_async(presence_touch)(self.game_id, user_id)
             await asyncio.sleep(PRESENCE_REFRESH_SECONDS)
+            await sync_to_async(presence_touch)(self.game_id, user_id)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         # Moves go through HTTP (CSRF, one code path); the socket only listens.
