@@ -82,8 +82,11 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _table_change(
-    change: Callable[..., object], done_message
+    change: Callable[..., object], done_message, *, plain_post_goes_to: str | None = None
 ) -> Callable[[HttpRequest, int], HttpResponse]:
+    """A POST-only view running one table service; ``plain_post_goes_to`` is where a form
+    posted without HTMX lands afterwards (default: the table)."""
+
     @login_required
     @require_POST
     def view(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -91,9 +94,9 @@ def _table_change(
             change(game_id=game_id, user=request.user)
         except play.PlayError as error:
             return _live_response(request, game_id, message=error.message, ok=False)
-        if change is play.seat_leave and not request.htmx:
+        if plain_post_goes_to and not request.htmx:
             messages.success(request, str(done_message))
-            return redirect("lobby")
+            return redirect(plain_post_goes_to)
         return _live_response(request, game_id, message=str(done_message))
 
     view.__name__ = change.__name__
@@ -101,7 +104,9 @@ def _table_change(
 
 
 seat_join = _table_change(play.seat_join, gettext_lazy("You took a seat."))
-seat_leave = _table_change(play.seat_leave, gettext_lazy("You left the table."))
+seat_leave = _table_change(
+    play.seat_leave, gettext_lazy("You left the table."), plain_post_goes_to="lobby"
+)
 game_start = _table_change(play.game_start, gettext_lazy("The game has started."))
 game_cancel = _table_change(play.game_cancel, gettext_lazy("The table is cancelled."))
 
