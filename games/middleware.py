@@ -23,9 +23,15 @@ class PlayerTimezoneMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         tz_name = None
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            player = getattr(user, "player", None)
-            tz_name = player.time_zone if player is not None else None
+        try:
+            if user is not None and user.is_authenticated:
+                player = getattr(user, "player", None)
+                tz_name = player.time_zone if player is not None else None
+        except (OperationalError, InterfaceError):
+            # The database is away. Raised here, in a middleware, it would become a 500:
+            # DatabaseUnavailableMiddleware sees only what views raise. The view reads the
+            # member again (the lazy user is not cached after a failure), and that 503s.
+            tz_name = None
         if tz_name:
             try:
                 timezone.activate(zoneinfo.ZoneInfo(tz_name))
