@@ -125,3 +125,34 @@ def test_a_fixture_game_played_to_the_end_is_recorded_after_commit(
     assert fixture.status == Fixture.Status.FINISHED
     assert Standing.objects.filter(season=running_season, games=1).count() == game.seats_count
     assert Rating.objects.filter(games=1).count() == game.seats_count
+
+
+def test_fixture_games_follow_the_leagues_timeout_limit(league, make_members):
+    from games.services.clocks.policy import clock_policy
+
+    league.timeouts_before_bot = 5
+    league.save()
+    league_join_all(league, make_members(3))
+    season = rounds.season_create(league=league, starts_on=SEASON_START, rounds=1)
+    rounds.season_start(season=season)
+    (fixture,) = rounds.round_open(round_id=season.rounds.get().pk)
+    assert clock_policy(fixture.game).timeouts_to_bot == 5
+
+
+def test_leave_beyond_the_leagues_cap_is_refused(running_season):
+    from datetime import date
+
+    from games.models import Leave
+    from games.services.leagues.members import league_leave_problem
+
+    league = running_season.league
+    league.leave_days_per_season = 10
+    league.save()
+    player = running_season.divisions.get().members.first()
+    start = running_season.starts_on
+    Leave.objects.create(player=player, start=start, end=start + timedelta(days=5))
+    later = start + timedelta(days=10)
+    assert league_leave_problem(player=player, start=later, end=later + timedelta(days=3)) is None
+    problem = league_leave_problem(player=player, start=later, end=later + timedelta(days=4))
+    assert "4 left" in problem
+    assert league_leave_problem(player=player, start=date(2030, 1, 1), end=date(2030, 1, 9)) is None

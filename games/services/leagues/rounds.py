@@ -29,6 +29,7 @@ from games.models import (
     Season,
 )
 from games.services import play
+from games.services.clocks.policy import clock_policy_set
 
 from .fixtures import PlannedTable, SeasonHistory, rng_for_round, round_plan
 from .standings import season_standings_ensure
@@ -149,6 +150,8 @@ def _fixture_game_create(league: League, fixture: Fixture, table: PlannedTable) 
     game = play.game_start(
         game_id=game.pk, user=creator, first_player=0, identities=table.identities
     )
+    # The league's patience: consecutive timeouts before a bot takes the seat.
+    clock_policy_set(game=game, timeouts_to_bot=league.timeouts_before_bot)
     fixture.game = game
     fixture.save(update_fields=["game"])
     identities = {seat.position: seat.identity for seat in game.seats.all()}
