@@ -1,0 +1,35 @@
+"""The baseline the move path is compared with: a logged-in POST that writes one row and
+renders a small template — the least a useful request does through the same middleware.
+
+Routed only inside a bench run (``games.benchmarks.urls``); the site's URLs never include it.
+"""
+
+from __future__ import annotations
+
+from django.contrib.admin.models import ADDITION, LogEntry
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.template import engines
+from django.views.decorators.http import require_POST
+
+# Compiled once, like a cached template loader would in production.
+BASELINE_TEMPLATE = engines["django"].from_string(
+    '<section id="bench-baseline"><p>{{ user.get_username }} wrote entry {{ entry.pk }}'
+    " at {{ entry.action_time|date:'H:i:s' }}.</p>"
+    "<ul>{% for n in numbers %}<li>{{ n }}</li>{% endfor %}</ul></section>"
+)
+
+
+@login_required
+@require_POST
+def bench_baseline(request: HttpRequest) -> HttpResponse:
+    # The admin's log table is a plain existing table: one INSERT, no signals, no side effects.
+    entry = LogEntry.objects.create(
+        user_id=request.user.pk,
+        action_flag=ADDITION,
+        object_repr=request.POST.get("note", "bench")[:200],
+    )
+    html = BASELINE_TEMPLATE.render(
+        {"user": request.user, "entry": entry, "numbers": range(5)}, request
+    )
+    return HttpResponse(html)

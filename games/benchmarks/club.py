@@ -1,0 +1,71 @@
+"""The bench's club: members without passwords, tables of them, and the next legal move.
+
+Everything is made through the same services the site uses (``game_create``, ``seat_join``,
+``game_start``), so a bench game is a real game.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games.engines import get_engine
+from games.models import Game, Player, Ruleset
+from games.services.play import game_create, game_start, seat_join
+from games.services.rulesets import rulesets_install_defaults
+
+NAPAD_RULESET = "napad-designed-default"
+
+
+def members_create(count: int, *, prefix: str) -> list:
+    """``count`` members (each gets a Player from the site's ``post_save`` signal)."""
+    users = get_user_model().objects.bulk_create(
+        [
+            get_user_model()(username=f"{prefix}-{index}", email=f"{prefix}-{index}@example.org")
+            for index in range(count)
+        ]
+    )
+    # bulk_create sends no post_save, so the profiles are made here in one go.
+    Player.objects.bulk_create(
+        [Player(user=user, display_name=f"{prefix} {index}") for index, user in enumerate(users)]
+    )
+    return list(get_user_model().objects.filter(username__startswith=f"{prefix}-").order_by("pk"))
+
+
+def logged_in_client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def game_started(players: list, *, slug: str = NAPAD_RULESET) -> Game:
+    """A running game with one seat for each of ``players`` (no bots: nothing waits on
+    Celery), opened by the first of them."""
+    rulesets_install_defaults()
+    ruleset = Ruleset.objects.get(slug=slug, version=1)
+    game = game_create(
+        creator=players[0],
+        ruleset=ruleset,
+        seats=len(players),
+        options={},
+        turn_time_limit=timedelta(hours=24),
+    )
+    for user in players[1:]:
+        seat_join(game_id=game.pk, user=user)
+    return game_start(game_id=game.pk, user=players[0])
+
+
+def next_move(game_id: int, rng: random.Random) -> tuple[int, int, dict] | None:
+    """(user id of the member to move, version, a random legal action), or None once the
+    game is over. Read outside any timing: it is the player's thinking, not the server's."""
+    game = Game.objects.get(pk=game_id)
+    if game.status != Game.Status.RUNNING or not game.to_move:
+        return None
+    engine = get_engine(game.kind)
+    position = game.to_move[0]
+    actions = engine.legal_actions(engine.from_json(game.state), position)
+    user_id = game.seats.get(position=position).player.user_id
+    return user_id, game.version, actions[int(rng.random() * len(actions))]

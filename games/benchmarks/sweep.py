@@ -1,0 +1,18 @@
+"""The turn-clock sweep over many running games, by calling the clocks' own benchmark
+(``manage.py sweep_turns --benchmark``: builds the club inside a transaction, sweeps, rolls
+back) on the bench's throwaway database."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from django.core.management import call_command
+
+
+def sweep_measure(*, games: int, due: int) -> dict:
+    out = io.StringIO()
+    call_command("sweep_turns", "--benchmark", "--games", str(games), "--due", str(due), stdout=out)
+    report = json.loads(out.getvalue())
+    report["target"] = "sweep_seconds < 1 on PostgreSQL (100,000 games, 1,000 due)"
+    return report

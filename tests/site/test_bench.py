@@ -1,0 +1,87 @@
+"""``manage.py bench`` end to end with tiny sizes: one JSON document with every section, and
+numbers in each (the figures themselves depend on the machine, so none is asserted)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
+
+def _bench(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="napad_site.settings")
+    # Its own var folder: the bench must not need (or touch) the club's files.
+    env["NAPAD_VAR_DIR"] = str(tmp_path / "var")
+    return subprocess.run(
+        [sys.executable, "manage.py", "bench", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def test_it_prints_every_section_with_numbers(tmp_path):
+    done = _bench(
+        tmp_path,
+        "--engine-games=3",
+        "--moves=3",
+        "--sockets=2,5",
+        "--sweep-games=50",
+        "--sweep-due=4",
+        "--table",
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+
+    assert set(report["targets"]) == {"engines", "move_path", "queries", "fanout", "sweep"}
+    for name in ("napad", "colt", "colt_time_machine"):
+        assert _is_number(report["engines"][name]["games_per_cpu_second"])
+        assert report["engines"][name]["games"] == 3
+
+    move = report["move_path"]
+    assert move["moves"] == 3 and move["refused_moves"] == 0
+    for key in ("moves_per_second", "baseline_requests_per_second", "ratio"):
+        assert _is_number(move[key])
+    for latency in (move["move_latency"], move["baseline_latency"]):
+        assert _is_number(latency["median_ms"]) and _is_number(latency["p95_ms"])
+
+    queries = report["queries"]
+    late = queries["late_move"]
+    assert late > 1
+    assert _is_number(queries["per_move"]["move_1"])
+    assert _is_number(queries["per_move"][f"move_{late}"])
+    assert _is_number(queries["per_page"][f"after_move_{late}"])
+
+    sizes = report["fanout"]["sizes"]
+    assert set(sizes) == {"2", "5"}
+    # Every socket got the new version, and each player's socket its own hand.
+    assert sizes["5"]["delivered"] == 5 and sizes["5"]["player_views"] == 4
+    assert sizes["2"]["delivered"] == 2
+    assert _is_number(sizes["5"]["delivery"]["p95_ms"])
+
+    sweep = report["sweep"]
+    assert sweep["games"] == 50
+    assert sweep["found"] == {"reminders": 2, "timeouts": 2}
+    assert _is_number(sweep["sweep_seconds"])
+
+    # The readable table goes to stderr, so stdout stays one JSON document.
+    assert "fan-out 5 sockets" in done.stderr and "ratio move/baseline" in done.stderr
+
+
+def test_it_refuses_an_unknown_section(tmp_path):
+    done = _bench(tmp_path, "--only=engines,teleport")
+    assert done.returncode != 0
+    assert "unknown section(s) teleport" in done.stderr
