@@ -64,11 +64,6 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "is_organiser": is_organiser,
         "me": me,
         "season_form": SeasonCreateForm() if is_organiser else None,
-        "next_round": (
-            season.rounds.filter(status=Round.Status.SCHEDULED).order_by("number").first()
-            if season is not None
-            else None
-        ),
     }
     return render(request, "leagues/detail.html", context)
 

@@ -1,0 +1,26 @@
+"""``{% load league_tags %}{% league_expected_places game %}``: the place the ratings expect
+for each member at a table (shown before and during a game), and the league round the game
+belongs to, if any. One line for the game page to include."""
+
+from __future__ import annotations
+
+from django import template
+
+from games.models import Fixture
+from games.selectors_leagues import game_expected_places_data
+
+register = template.Library()
+
+
+@register.inclusion_tag("leagues/expected_places.html")
+def league_expected_places(game):
+    fixture = (
+        Fixture.objects.filter(game=game).select_related("round", "season__league").first()
+        if game is not None and game.pk
+        else None
+    )
+    return {
+        "rows": game_expected_places_data(game) if game is not None and game.pk else [],
+        "fixture": fixture,
+        "finished": getattr(game, "is_over", False),
+    }
