@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from games.broadcast import game_updated_on_commit
 from games.engines import ConfigError, IllegalAction, get_engine
 from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Ruleset, Seat
+from games.selectors import player_of
 from games.services.clocks import turn_clock_after_move, turn_clock_start
 
 logger = logging.getLogger(__name__)
@@ -71,10 +72,10 @@ def player_for(user: AbstractBaseUser) -> Player:
     """The member's profile; a user without one (a bare superuser) cannot sit at a table."""
     if not user.is_authenticated:
         raise PlayError(_("Log in to play."))
-    try:
-        return user.player
-    except Player.DoesNotExist:
-        raise PlayError(_("Your account has no player profile yet.")) from None
+    player = player_of(user)
+    if player is None:
+        raise PlayError(_("Your account has no player profile yet."))
+    return player
 
 
 def _locked_game(game_id: int) -> Game:
