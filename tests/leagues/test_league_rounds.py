@@ -156,3 +156,21 @@ def test_leave_beyond_the_leagues_cap_is_refused(running_season):
     problem = league_leave_problem(player=player, start=later, end=later + timedelta(days=4))
     assert "4 left" in problem
     assert league_leave_problem(player=player, start=date(2030, 1, 1), end=date(2030, 1, 9)) is None
+
+
+def test_a_colt_league_round_seats_five_with_distinct_characters(make_members):
+    from games.models import League, Ruleset
+    from games.services.rulesets import rulesets_install_defaults
+
+    rulesets_install_defaults()
+    ruleset = Ruleset.objects.filter(kind="colt", status="published").first()
+    league = League.objects.create(
+        name="Colt", slug="colt", kind="colt", ruleset=ruleset, min_table_size=3, max_table_size=6
+    )
+    league_join_all(league, make_members(5))
+    season = rounds.season_create(league=league, starts_on=SEASON_START, rounds=2)
+    rounds.season_start(season=season)
+    (fixture,) = rounds.round_open(round_id=season.rounds.get(number=1).pk)
+    identities = [seat.identity for seat in fixture.seats.all()]
+    assert len(identities) == 5 and len(set(identities)) == 5 and all(identities)
+    assert fixture.game.status == Game.Status.RUNNING

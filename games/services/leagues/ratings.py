@@ -137,6 +137,10 @@ def _ratings_write(kind: str, skills: dict[int, Skill], games: dict[int, int]) -
 def ratings_record_apply(record: ResultRecord) -> None:
     """Rate a newly recorded result. If results that finished later were already rated,
     replay from this one so the order of finishing, not of recording, decides."""
+    # Serialise rating updates of one game kind (PostgreSQL row locks; SQLite's immediate
+    # transactions already do), and only then look for later results, so a result recorded
+    # concurrently is either seen here or sees this one.
+    list(Rating.objects.select_for_update().filter(kind=record.kind).values_list("pk"))
     later = (
         ResultRecord.objects.filter(kind=record.kind)
         .filter(

@@ -328,7 +328,10 @@ def standings_fixture_apply(fixture: Fixture) -> None:
     Called once per fixture, from inside the transaction that writes its ledger row, so the
     points can never be added twice.
     """
-    season = fixture.season
+    # Two results of one season recorded at once must not both add to the lines they read:
+    # lock the season row first (PostgreSQL; SQLite's immediate transactions serialise
+    # writers already).
+    season = Season.objects.select_for_update().select_related("league").get(pk=fixture.season_id)
     league = season.league
     lines = _stored_lines(season)
     table = fixture_table(fixture)
