@@ -41,8 +41,8 @@ method whose output Python promises to keep stable across versions. ``shuffle``/
 from __future__ import annotations
 
 import hashlib
-from abc import ABC, abstractmethod
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
