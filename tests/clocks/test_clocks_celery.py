@@ -20,6 +20,14 @@ from games.tasks import turns_sweep_task
 from napad_site.celery import app
 
 
+def _reset_connections() -> None:
+    """Drop pooled broker connections so the next message uses the broker now configured."""
+    if app._pool is not None:
+        app._pool.force_close_all()
+        app._pool = None
+    app.amqp._producer_pool = None
+
+
 @pytest.fixture
 def celery_worker(tmp_path):
     saved = app.conf.broker_url, dict(app.conf.broker_transport_options or {})
@@ -37,9 +45,11 @@ def celery_worker(tmp_path):
             "store_processed": False,
         }
     app.conf.task_always_eager = False
+    _reset_connections()
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as worker:
         yield worker
     app.conf.broker_url, app.conf.broker_transport_options = saved
+    _reset_connections()
 
 
 def _wait_for(predicate, seconds: float = 30.0) -> bool:

@@ -34,7 +34,11 @@ def decision_seat(game: Game) -> Seat | None:
     """The seat the game waits for (both games have one at a time)."""
     if not game.to_move:
         return None
-    return Seat.objects.filter(game=game, position=game.to_move[0]).select_related("player").first()
+    return (
+        Seat.objects.filter(game=game, position=game.to_move[0])
+        .select_related("player__user")
+        .first()
+    )
 
 
 def seat_member(seat: Seat | None) -> Player | None:

@@ -102,50 +102,71 @@ def turn_reminder_send(clock: TurnClock, now: datetime) -> str:
     step = due[-1]
     next_at = instants[step + 1] if step + 1 < len(instants) else None
     position = game.to_move[0]
-    with transaction.atomic():
-        claimed = TurnClock.objects.filter(
-            pk=clock.pk, version=clock.version, next_step=clock.next_step
-        ).update(next_step=step + 1, next_reminder_at=next_at)
-        if not claimed:
-            return "taken"
-        email = bool(player.remind_by_email and player.user.email) and quiet_end is None
-        site = player.remind_on_site
-        if is_present(game.pk, player.user_id):
-            outcome = ReminderSent.Outcome.PRESENT
-        elif not (email or site):
-            outcome = ReminderSent.Outcome.NO_CHANNEL
-        elif quiet_end is not None:
-            outcome = ReminderSent.Outcome.SITE_ONLY
-        else:
-            outcome = ReminderSent.Outcome.SENT
-        sending = outcome in (ReminderSent.Outcome.SENT, ReminderSent.Outcome.SITE_ONLY)
-        try:
-            with transaction.atomic():
-                ledger = ReminderSent.objects.create(
-                    game=game,
-                    version=game.version,
-                    seat=position,
-                    step=step,
-                    player=player,
-                    outcome=outcome,
-                    deadline=game.deadline,
-                    email_due=sending and email,
-                )
-        except IntegrityError:
-            return "taken"
-        if sending and site:
-            notification_send(
-                player=player,
-                game=game,
-                kind="turn_reminder",
-                text=gettext_noop("Your turn in game #%(game)s: %(left)s left."),
-                args={"game": game.pk, "left": _time_left(game.deadline - now)},
-                key=f"reminder:{game.pk}:{game.version}:{position}:{step}",
+    try:
+        with transaction.atomic():
+            ledger = _reminder_claim_and_send(
+                clock, game, player, position, step, next_at, now, quiet=quiet_end is not None
             )
-        if ledger.email_due:
-            ledger_id = ledger.pk
-            transaction.on_commit(lambda: reminder_email_send(ledger_id))
-    return outcome
+    except IntegrityError:
+        # The ledger row exists: someone sent this step already (the claim is rolled back).
+        return "taken"
+    if ledger is None:
+        return "taken"
+    if ledger.email_due:
+        ledger_id = ledger.pk
+        transaction.on_commit(lambda: reminder_email_send(ledger_id))
+    return ledger.outcome
+
+
+def _reminder_claim_and_send(
+    clock: TurnClock,
+    game,
+    player: Player,
+    position: int,
+    step: int,
+    next_at: datetime | None,
+    now: datetime,
+    *,
+    quiet: bool,
+) -> ReminderSent | None:
+    """Inside one transaction: claim the step (conditional UPDATE), write the ledger row, put
+    the notification on the bell. ``None`` if another sweep claimed it first."""
+    claimed = TurnClock.objects.filter(
+        pk=clock.pk, version=clock.version, next_step=clock.next_step
+    ).update(next_step=step + 1, next_reminder_at=next_at)
+    if not claimed:
+        return None
+    email = bool(player.remind_by_email and player.user.email) and not quiet
+    site = player.remind_on_site
+    if is_present(game.pk, player.user_id):
+        outcome = ReminderSent.Outcome.PRESENT
+    elif not (email or site):
+        outcome = ReminderSent.Outcome.NO_CHANNEL
+    elif quiet:
+        outcome = ReminderSent.Outcome.SITE_ONLY
+    else:
+        outcome = ReminderSent.Outcome.SENT
+    sending = outcome in (ReminderSent.Outcome.SENT, ReminderSent.Outcome.SITE_ONLY)
+    ledger = ReminderSent.objects.create(
+        game=game,
+        version=game.version,
+        seat=position,
+        step=step,
+        player=player,
+        outcome=outcome,
+        deadline=game.deadline,
+        email_due=sending and email,
+    )
+    if sending and site:
+        notification_send(
+            player=player,
+            game=game,
+            kind="turn_reminder",
+            text=gettext_noop("Your turn in game #%(game)s: %(left)s left."),
+            args={"game": game.pk, "left": _time_left(game.deadline - now)},
+            key=f"reminder:{game.pk}:{game.version}:{position}:{step}",
+        )
+    return ledger
 
 
 def _time_left(left: timedelta) -> str:
@@ -212,6 +233,8 @@ def reminders_due_send(now: datetime, *, batch: int = 500) -> dict[str, int]:
     due = (
         TurnClock.objects.filter(next_reminder_at__lte=now)
         .select_related("game")
+        # The engine state is not needed to remind anyone: do not load it.
+        .defer("game__state", "game__config")
         .order_by("next_reminder_at")[:batch]
     )
     for clock in due:

@@ -38,11 +38,13 @@ def seat_consecutive_timeouts(game: Game, position: int, *, limit: int = 50) -> 
     """How many of the seat's latest decisions in a row the clock made (moves carried out by
     a standing order are the member's own choice made in advance: they neither count nor
     break the run)."""
-    standing = set(
-        StandingOrder.objects.filter(game=game, seat=position, applied_seq__isnull=False)
-        .order_by("-applied_seq")
-        .values_list("applied_seq", flat=True)[:limit]
-    )
+    standing: set[int] = set()
+    if game.kind == "colt":
+        standing = set(
+            StandingOrder.objects.filter(game=game, seat=position, applied_seq__isnull=False)
+            .order_by("-applied_seq")
+            .values_list("applied_seq", flat=True)[:limit]
+        )
     count = 0
     latest = GameEvent.objects.filter(game=game, seat=position).order_by("-seq")
     for seq, by_clock in latest.values_list("seq", "by_clock")[:limit]:
