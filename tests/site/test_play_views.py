@@ -66,6 +66,8 @@ def test_it_shows_my_hand_and_never_theirs(alice, bob):
     }
     page = _client(alice).get(f"/games/{game.pk}/").content.decode()
     assert "Your hand" in page
+    mover_page = _client(user_to_move(game, [alice, bob])).get(f"/games/{game.pk}/")
+    assert 'aria-label="Send card ' in mover_page.content.decode()
     assert f"• {bullets[alice.pk]}<" in page
     assert f"• {bullets[bob.pk]}<" not in page
     assert game.seed not in page
