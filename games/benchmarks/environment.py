@@ -9,6 +9,7 @@ by default, or a uniquely named database on the server of ``--database-url``.
 from __future__ import annotations
 
 import contextlib
+import logging
 import secrets
 import tempfile
 import warnings
@@ -81,6 +82,12 @@ def bench_environment(
         # Anything queued (a finished game's league result) runs here, on the bench's data,
         # instead of travelling to the club's real broker.
         celery_app.conf.task_always_eager = True
+        # Inline tasks log every success and kombu warns about the unused broker URL: noise
+        # between the progress lines, not findings.
+        quiet = {name: logging.getLogger(name) for name in ("celery", "kombu", "games")}
+        levels = {name: logger.level for name, logger in quiet.items()}
+        for logger in quiet.values():
+            logger.setLevel(logging.ERROR)
         old_config = setup_databases(
             verbosity=0, interactive=False, aliases={"default"}, serialized_aliases=set()
         )
@@ -97,3 +104,5 @@ def bench_environment(
             connections.close_all()
             teardown_databases(old_config, verbosity=0)
             celery_app.conf.task_always_eager = eager
+            for name, logger in quiet.items():
+                logger.setLevel(levels[name])

@@ -17,6 +17,7 @@ import sys
 import time
 
 import django
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from games.benchmarks import TARGETS
@@ -84,6 +85,9 @@ class Command(BaseCommand):
         if min(sizes["engine_games"], sizes["moves"], sizes["sweep_games"]) < 1:
             raise CommandError("--engine-games, --moves and --sweep-games must be at least 1")
         sockets = _sizes(str(sizes["sockets"]))
+        if options["channel_layer"] == "configured" and not settings.REDIS_URL:
+            # The embedded layer keeps its messages in the club's own SQLite file.
+            raise CommandError("--channel-layer configured needs the Redis layer (REDIS_URL)")
 
         started = time.perf_counter()
         report: dict = {
