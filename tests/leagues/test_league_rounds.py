@@ -174,3 +174,16 @@ def test_a_colt_league_round_seats_five_with_distinct_characters(make_members):
     identities = [seat.identity for seat in fixture.seats.all()]
     assert len(identities) == 5 and len(set(identities)) == 5 and all(identities)
     assert fixture.game.status == Game.Status.RUNNING
+
+
+def test_a_round_closes_once_all_its_tables_have_finished(running_season):
+    round_ = running_season.rounds.get(number=1)
+    first, second = rounds.round_open(round_id=round_.pk)
+    results.game_results_record(
+        game_finish(first.game, list(range(1, first.game.seats_count + 1))).pk
+    )
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.OPEN
+    results.game_results_record(
+        game_finish(second.game, list(range(1, second.game.seats_count + 1))).pk
+    )
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED

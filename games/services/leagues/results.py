@@ -13,7 +13,7 @@ import logging
 
 from django.db import IntegrityError, transaction
 
-from games.models import Fixture, FixtureSeat, Game, ResultRecord
+from games.models import Fixture, FixtureSeat, Game, ResultRecord, Round
 
 from .ratings import ratings_record_apply
 from .standings import standings_fixture_apply
@@ -47,6 +47,16 @@ def fixture_sync_from_game(fixture: Fixture, game: Game) -> None:
     fixture.save(update_fields=["status", "played_at"])
 
 
+def _round_close_if_played(round_id: int | None) -> None:
+    """A round whose every table has finished is closed without waiting for its deadline."""
+    if round_id is None:
+        return
+    if not Fixture.objects.filter(round_id=round_id, status=Fixture.Status.PLAYING).exists():
+        Round.objects.filter(pk=round_id, status=Round.Status.OPEN).update(
+            status=Round.Status.CLOSED
+        )
+
+
 def game_results_record(game_id: int) -> bool:
     """Count a finished game once: league standings (if it is a fixture) and ratings.
 
@@ -66,6 +76,7 @@ def game_results_record(game_id: int) -> bool:
         if fixture is not None and fixture.status != Fixture.Status.VOID:
             fixture_sync_from_game(fixture, game)
             standings_fixture_apply(fixture)
+            _round_close_if_played(fixture.round_id)
         ratings_record_apply(record)
     logger.info("game %s: results recorded", game_id)
     return True
