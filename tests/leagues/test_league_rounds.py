@@ -187,3 +187,10 @@ def test_a_round_closes_once_all_its_tables_have_finished(running_season):
         game_finish(second.game, list(range(1, second.game.seats_count + 1))).pk
     )
     assert Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED
+
+
+def test_an_aborted_fixture_game_voids_its_fixture(running_season):
+    fixture = rounds.round_open(round_id=running_season.rounds.get(number=1).pk)[0]
+    Game.objects.filter(pk=fixture.game_id).update(status=Game.Status.ABORTED)
+    rounds.rounds_sweep(timezone.now())
+    assert Fixture.objects.get(pk=fixture.pk).status == Fixture.Status.VOID

@@ -22,6 +22,7 @@ from games.models import (
     Division,
     Fixture,
     FixtureSeat,
+    Game,
     League,
     Membership,
     Player,
@@ -233,6 +234,11 @@ def rounds_sweep(now: datetime | None = None) -> dict[str, int]:
             # Most likely the pinned ruleset was retired: the organiser must act; the round
             # stays scheduled and the next sweep tries again.
             logger.error("round %s could not open: %s", round_id, error.message)
+    # A fixture whose game a moderator aborted (or that was cancelled) will never finish.
+    Fixture.objects.filter(
+        status=Fixture.Status.PLAYING,
+        game__status__in=[Game.Status.ABORTED, Game.Status.CANCELLED],
+    ).update(status=Fixture.Status.VOID)
     closed = Round.objects.filter(status=Round.Status.OPEN, deadline__lte=now).update(
         status=Round.Status.CLOSED
     )
