@@ -383,6 +383,9 @@ def _move_play(
         if not mine:
             raise _MoveRefused(_("You have no seat at this table."))
         seat = mine[0]
+        if seat.is_bot:
+            # Handed to a bot (timeouts or a moderator): the member's seat is the bot's now.
+            raise _MoveRefused(_("A bot plays this seat now."))
     else:
         seat = next((s for s in seats if s.position == position), None)
         if seat is None:

@@ -25,6 +25,9 @@ def test_it_installs_default_rulesets_once(db):
         "napad-designed-default",
         "napad-variant-a",
         "napad-variant-b",
+        "colt-express",
+        "colt-express-time-machine",
+        "colt-express-5-of-7",
     }
     assert rulesets_install_defaults() == []
     napad = Ruleset.objects.get(slug="napad-designed-default")
@@ -33,6 +36,9 @@ def test_it_installs_default_rulesets_once(db):
     assert "Designed default card data" in napad.rules_text
     assert Ruleset.objects.get(slug="napad-variant-a").config["variant_a_bullets"] is True
     assert Ruleset.objects.get(slug="napad-variant-b").config["variant_b_twos"] is True
+    assert Ruleset.objects.get(slug="colt-express").config["time_machine"] is False
+    assert Ruleset.objects.get(slug="colt-express-time-machine").config["time_machine"] is True
+    assert Ruleset.objects.get(slug="colt-express-5-of-7").config["round_deck"] == "guide"
     assert len({d.slug for d in DEFAULT_RULESETS}) == len(DEFAULT_RULESETS)
 
 
@@ -214,6 +220,25 @@ def test_a_duplicated_bot_task_does_nothing(alice):
     assert play.bot_move_play(game.pk, version).ok
     assert play.bot_move_play(game.pk, version) is None
     assert Game.objects.get(pk=game.pk).version == version + 1
+
+
+def test_a_member_cannot_move_for_a_seat_handed_to_a_bot(alice, bob):
+    game = napad_game(alice, bob)
+    game.refresh_from_db()
+    seat = game.seats.get(position=game.to_move[0])
+    member = seat.player.user
+    Seat.objects.filter(pk=seat.pk).update(bot_kind="heuristic", replaced_by_bot=True)
+    version = game.version
+    result = play.move_submit(
+        game_id=game.pk,
+        user=member,
+        action=first_legal(game),
+        expected_version=version,
+    )
+    assert not result.ok and "bot" in result.message
+    assert Game.objects.get(pk=game.pk).version == version
+    # The bot itself still plays the seat.
+    assert play.bot_move_play(game.pk, version).ok
 
 
 def test_a_finished_game_refuses_more_moves(alice, bob):
