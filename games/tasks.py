@@ -19,7 +19,17 @@ def simulation_run_task(run_id: int) -> None:
 
 @shared_task(name="games.turns_sweep")
 def turns_sweep_task() -> None:
-    clocks.turns_sweep()
+    clocks.turns_sweep_fan_out()
+
+
+@shared_task(name="games.turn_timeout_apply")
+def turn_timeout_apply_task(game_id: int, version: int, deadline: str) -> None:
+    clocks.turn_timeout_due_apply(game_id, version, deadline)
+
+
+@shared_task(name="games.turn_reminder_send")
+def turn_reminder_send_task(game_id: int) -> None:
+    clocks.turn_reminder_due_send(game_id)
 
 
 @shared_task(name="games.digests_send")

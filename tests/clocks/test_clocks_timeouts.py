@@ -214,3 +214,27 @@ def test_a_timeout_waits_for_the_deadline(alice, bob, hours, django_capture_on_c
     with time_machine.travel(now, tick=False):
         outcome = sweep(now, django_capture_on_commit_callbacks)
     assert sum(outcome["timeouts"].values()) == (1 if hours >= 2 else 0)
+
+
+def test_the_fanned_out_sweep_queues_each_item_and_claims_keep_it_once(
+    alice, bob, charlie, eager_celery, mailoutbox, django_capture_on_commit_callbacks
+):
+    from games.services.clocks import turns_sweep_fan_out
+
+    with time_machine.travel(T0, tick=False):
+        expiring = started_game(alice, bob, limit=LIMIT)
+        reminding = started_game(alice, charlie, limit=LIMIT * 1.5)
+    now = T0 + LIMIT
+    with time_machine.travel(now, tick=False):
+        with django_capture_on_commit_callbacks(execute=True):
+            first = turns_sweep_fan_out(now=now)
+            # The next minute's sweep (or a redelivered message) queues the same items again.
+            turns_sweep_fan_out(now=now)
+    assert first["timeouts_queued"] == 1 and first["reminders_queued"] == 1
+    assert GameEvent.objects.filter(game=expiring, by_clock=True).count() == 1
+    assert reminding.pk not in set(
+        GameEvent.objects.filter(by_clock=True).values_list("game", flat=True)
+    )
+    from games.models import ReminderSent
+
+    assert ReminderSent.objects.filter(game=reminding).count() == 1

@@ -4,7 +4,9 @@ minute), printing what it did as JSON.
 ``--benchmark`` measures the sweep instead, on a throwaway club built inside a transaction
 that is rolled back at the end: ``--games`` running games (default 100,000), of which
 ``--due`` (default 1,000) need something now — half a reminder, half a timeout (real game
-states, so the timeout is a real move). Nothing is kept and no email is sent.
+states, so the timeout is a real move). It times both ways to sweep: what beat runs (find the
+due items and queue one task each, here onto an in-memory broker) and doing every item in
+this process. Nothing is kept and no email is sent.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from django.utils import timezone
 
 from games.engines import get_engine
 from games.models import Game, Player, Ruleset, Seat, TurnClock
-from games.services.clocks import turns_sweep
+from games.services.clocks import turns_sweep, turns_sweep_fan_out
 from games.services.rulesets import rulesets_install_defaults
 
 BULK_BATCH = 5000
@@ -146,8 +148,11 @@ class Command(BaseCommand):
         found_reminders = TurnClock.objects.filter(next_reminder_at__lte=now).count()
         query_seconds = time.perf_counter() - query_started
 
+        fanned = self._fan_out_on_memory_broker(now, max(due, 1))
         result = turns_sweep(now=now, batch=max(due, 1))
         return {
+            "fan_out_seconds": fanned["seconds"],
+            "fan_out_queued": fanned["timeouts_queued"] + fanned["reminders_queued"],
             "database": connection.vendor,
             "games": games,
             "due_reminders": reminders,
@@ -155,6 +160,30 @@ class Command(BaseCommand):
             "found": {"reminders": found_reminders, "timeouts": found_timeouts},
             "find_seconds": round(query_seconds, 4),
             "sweep_seconds": result["seconds"],
+            "sweep_ms_per_item": round(1000 * result["seconds"] / max(due, 1), 2),
             "sweep": {"reminders": result["reminders"], "timeouts": result["timeouts"]},
             "build_seconds": round(built, 2),
         }
+
+    @staticmethod
+    def _fan_out_on_memory_broker(now, batch: int) -> dict:
+        """Time what beat runs (find + queue one task per item), publishing real task
+        messages to kombu's in-memory broker so no worker acts on this throwaway club."""
+        from napad_site.celery import app
+
+        def reset() -> None:
+            if app._pool is not None:
+                app._pool.force_close_all()
+                app._pool = None
+            app.amqp._producer_pool = None
+
+        saved = app.conf.broker_url, app.conf.broker_transport_options, app.conf.task_always_eager
+        app.conf.broker_url, app.conf.broker_transport_options = "memory://", {}
+        app.conf.task_always_eager = False
+        reset()
+        try:
+            return turns_sweep_fan_out(now=now, batch=batch)
+        finally:
+            app.conf.broker_url, app.conf.broker_transport_options = saved[0], saved[1]
+            app.conf.task_always_eager = saved[2]
+            reset()

@@ -227,16 +227,38 @@ def reminder_emails_retry(now: datetime, *, batch: int = 100) -> int:
     return sum(1 for ledger_id in ids if reminder_email_send(ledger_id))
 
 
-def reminders_due_send(now: datetime, *, batch: int = 500) -> dict[str, int]:
-    """Every clock whose next reminder is due (through the ``next_reminder_at`` index)."""
-    outcomes: dict[str, int] = {}
-    due = (
+def _due_clocks(now: datetime):
+    return (
         TurnClock.objects.filter(next_reminder_at__lte=now)
         .select_related("game")
         # The engine state is not needed to remind anyone: do not load it.
         .defer("game__state", "game__config")
-        .order_by("next_reminder_at")[:batch]
+        .order_by("next_reminder_at")
     )
+
+
+def reminders_due_ids(now: datetime, *, batch: int = 500) -> list[int]:
+    """The games whose clock has a reminder due (through the ``next_reminder_at`` index)."""
+    return list(
+        TurnClock.objects.filter(next_reminder_at__lte=now)
+        .order_by("next_reminder_at")
+        .values_list("pk", flat=True)[:batch]
+    )
+
+
+def turn_reminder_due_send(game_id: int, now: datetime | None = None) -> str:
+    """One game's due reminder (the task a fanned-out sweep queues); nothing if not due."""
+    now = now or timezone.now()
+    clock = _due_clocks(now).filter(pk=game_id).first()
+    if clock is None:
+        return "not_due"
+    return turn_reminder_send(clock, now)
+
+
+def reminders_due_send(now: datetime, *, batch: int = 500) -> dict[str, int]:
+    """Every clock whose next reminder is due (through the ``next_reminder_at`` index)."""
+    outcomes: dict[str, int] = {}
+    due = _due_clocks(now)[:batch]
     for clock in due:
         try:
             outcome = turn_reminder_send(clock, now)

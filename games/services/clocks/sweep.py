@@ -4,6 +4,12 @@
 grows with the work to do, not with the number of games. Each item is claimed with a
 conditional UPDATE (and a unique ledger row), so overlapping sweeps, several workers or a
 retried task act on it once; nothing is scheduled hours ahead as a Celery ETA task.
+
+Two ways to run it: :func:`turns_sweep` does every item itself (the command, tests, a small
+club); :func:`turns_sweep_fan_out` — what beat runs — only finds the due items and queues one
+small task per item *now*, so however many workers the club runs share the work and the
+sweep itself stays short. A message delivered twice (Redis redelivers after its visibility
+timeout) or an item queued again by the next minute's sweep finds it claimed and does nothing.
 """
 
 from __future__ import annotations
@@ -14,8 +20,8 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
-from .reminders import reminder_emails_retry, reminders_due_send
-from .timeouts import timeouts_expired_apply
+from .reminders import reminder_emails_retry, reminders_due_ids, reminders_due_send
+from .timeouts import timeouts_expired, timeouts_expired_apply
 
 DEFAULT_BATCH = 1000
 
@@ -32,6 +38,36 @@ def turns_sweep(*, now: datetime | None = None, batch: int | None = None) -> dic
     return {
         "timeouts": timeouts,
         "reminders": reminders,
+        "emails_retried": emails_retried,
+        "seconds": round(time.perf_counter() - started, 4),
+    }
+
+
+def _queue(task_name: str, args: tuple) -> None:
+    # By name, so services need not import the Celery task module; apply_async (not
+    # send_task) so an eager configuration runs it in place.
+    from celery import current_app
+
+    current_app.tasks[task_name].apply_async(args)
+
+
+def turns_sweep_fan_out(
+    *, now: datetime | None = None, batch: int | None = None, queue=_queue
+) -> dict:
+    """Find what is due and queue one task per item for the workers to share."""
+    started = time.perf_counter()
+    now = now or timezone.now()
+    batch = batch or getattr(settings, "NAPAD_SWEEP_BATCH", DEFAULT_BATCH)
+    expired = timeouts_expired(now, batch=batch)
+    for game_id, version, deadline in expired:
+        queue("games.turn_timeout_apply", (game_id, version, deadline.isoformat()))
+    reminders = reminders_due_ids(now, batch=batch)
+    for game_id in reminders:
+        queue("games.turn_reminder_send", (game_id,))
+    emails_retried = reminder_emails_retry(now)
+    return {
+        "timeouts_queued": len(expired),
+        "reminders_queued": len(reminders),
         "emails_retried": emails_retried,
         "seconds": round(time.perf_counter() - started, 4),
     }

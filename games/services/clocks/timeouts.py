@@ -20,6 +20,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games.engines import get_engine
@@ -163,15 +164,24 @@ def turn_timeout_apply(game_id: int, version: int, deadline: datetime, now: date
     return "timeout"
 
 
-def timeouts_expired_apply(now: datetime, *, batch: int = 500) -> dict[str, int]:
-    """Every expired deadline, found through the ``Game.deadline`` index."""
-    outcomes: dict[str, int] = {}
-    expired = list(
+def timeouts_expired(now: datetime, *, batch: int = 500) -> list[tuple[int, int, datetime]]:
+    """``(game, version, deadline)`` of every expired decision, through the deadline index."""
+    return list(
         Game.objects.filter(status=Game.Status.RUNNING, deadline__lte=now)
         .order_by("deadline")
         .values_list("pk", "version", "deadline")[:batch]
     )
-    for game_id, version, deadline in expired:
+
+
+def turn_timeout_due_apply(game_id: int, version: int, deadline: str) -> str:
+    """The task a fanned-out sweep queues: one expired decision (``deadline`` in ISO 8601)."""
+    return turn_timeout_apply(game_id, version, datetime.fromisoformat(deadline), timezone.now())
+
+
+def timeouts_expired_apply(now: datetime, *, batch: int = 500) -> dict[str, int]:
+    """Every expired deadline, found through the ``Game.deadline`` index."""
+    outcomes: dict[str, int] = {}
+    for game_id, version, deadline in timeouts_expired(now, batch=batch):
         try:
             outcome = turn_timeout_apply(game_id, version, deadline, now)
         except Exception:
