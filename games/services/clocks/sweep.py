@@ -44,11 +44,15 @@ def turns_sweep(*, now: datetime | None = None, batch: int | None = None) -> dic
 
 
 def _queue(task_name: str, args: tuple) -> None:
-    # By name, so services need not import the Celery task module; apply_async (not
-    # send_task) so an eager configuration runs it in place.
-    from celery import current_app
+    # Imported here: the task module imports the services. apply_async (not send_task) so an
+    # eager configuration runs the task in place.
+    from games import tasks
 
-    current_app.tasks[task_name].apply_async(args)
+    task = {
+        "games.turn_timeout_apply": tasks.turn_timeout_apply_task,
+        "games.turn_reminder_send": tasks.turn_reminder_send_task,
+    }[task_name]
+    task.apply_async(args)
 
 
 def turns_sweep_fan_out(
