@@ -1,0 +1,103 @@
+"""A round of Colt Express in a real browser, on phone-sized pages: alice opens a two-seat
+Colt Express table from the lobby, bob joins it from the lobby, alice starts it, and they play
+the first round through Schemin' and Stealin' by clicking the first move their page offers,
+until the second round begins. Every card played and every choice made in Stealin' must
+appear on the other member's page over the WebSocket, without a reload: a card played face
+down shows there as a card back, and while a card resolves both pages mark it on the pile and
+the other member's page says whose choice it is. Screenshots of both boards (390×844) go to the
+test's tmp folder, and neither page may scroll sideways.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from e2ekit import (
+    MEMBERS,
+    MOVE_BUTTONS,
+    live_version,
+    mark_page,
+    never_reloaded,
+    phone_check,
+    play_first_button,
+    table_join_from_lobby,
+    table_open,
+    wait_for_version,
+)
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+COLT = re.compile(r"— Colt Express \(v\d+\)$")
+PHONE = {"width": 390, "height": 844}
+# A two-player round is a dozen moves or so; far more means the round does not end.
+MAX_MOVES = 120
+META = re.compile(r"Round (\d+) of \d+ · (Schemin'|Stealin'|game over)")
+
+
+def round_and_phase(page: Page) -> tuple[int, str]:
+    text = page.locator(".colt-board .board__meta").inner_text()
+    found = META.search(" ".join(text.split()))
+    assert found, f"no round and phase in {text!r}"
+    return int(found.group(1)), found.group(2)
+
+
+def test_two_members_play_a_colt_express_round_through_stealin(live_club, browser, tmp_path):
+    alice = live_club.member_page(browser, "alice", viewport=PHONE)
+    bob = live_club.member_page(browser, "bob", viewport=PHONE)
+
+    game_id = table_open(alice, COLT, seats=2)
+    mark_page(alice)
+    table_join_from_lobby(bob, game_id)
+    mark_page(bob)
+    expect(alice.locator("#table-seats")).to_contain_text("Bob")
+    alice.get_by_role("button", name="Start the game").click()
+    for page in (alice, bob):
+        expect(page.locator("#board .colt-board")).to_be_visible()
+        expect(page.locator(".colt-board .car").first).to_be_visible()
+        expect(page.locator(".colt-board table.bandits tbody tr")).to_have_count(2)
+    wait_for_version(bob, live_version(alice))
+    assert round_and_phase(alice) == round_and_phase(bob) == (1, "Schemin'")
+
+    pages = {"alice": alice, "bob": bob}
+    phases_seen: list[str] = []
+    stealin_moves = 0
+    for _move in range(MAX_MOVES):
+        (round_a, phase), (round_b, phase_b) = round_and_phase(alice), round_and_phase(bob)
+        assert (round_a, phase) == (round_b, phase_b), "the pages show different rounds"
+        if round_a > 1 or phase == "game over":
+            break
+        if phase not in phases_seen:
+            phases_seen.append(phase)
+            if phase == "Stealin'":
+                for name, page in pages.items():
+                    phone_check(page, tmp_path / f"colt-stealin-{name}.png")
+        mover = next(name for name, page in pages.items() if page.locator(MOVE_BUTTONS).count())
+        other = pages["bob" if mover == "alice" else "alice"]
+        if phase == "Stealin'":
+            # The card being resolved is marked on both piles; its owner is asked to choose.
+            for page in pages.values():
+                expect(page.locator(".pile__card.is-resolving")).to_have_count(1)
+            expect(pages[mover].locator(".pending")).to_contain_text("Choose how it resolves.")
+            expect(other.locator(".pending")).to_contain_text(
+                f"Waiting for {MEMBERS[mover]} to choose."
+            )
+            stealin_moves += 1
+        pile_before = other.locator(".pile__card").count()
+        _mover, text = play_first_button(pages)
+        if phase == "Schemin'" and text.startswith("Play"):
+            piles = other.locator(".pile__card")
+            expect(piles).to_have_count(pile_before + 1)
+            if text == "Play face down":
+                expect(piles.last.locator(".card-back")).to_have_count(1)
+    else:
+        raise AssertionError(f"the first round did not end within {MAX_MOVES} moves")
+
+    assert phases_seen == ["Schemin'", "Stealin'"], phases_seen
+    assert stealin_moves, "nobody chose anything during Stealin'"
+    for name, page in pages.items():
+        assert round_and_phase(page)[0] == 2
+        expect(page.locator(".colt-board .board__meta")).to_contain_text("Schemin'")
+        assert never_reloaded(page), f"{name}'s page was reloaded"
+        phone_check(page, tmp_path / f"colt-round-2-{name}.png")
