@@ -77,12 +77,16 @@ async def _one_size(game_id: int, users: list, cookies: list[bytes], size: int, 
         arrivals = await asyncio.gather(*receivers)
         fresh = f'data-version="{version + 1}"'
         own_views = sum("Your hand" in text for _at, text in arrivals)
+        delivered_in = [at - started for at, _text in arrivals]
         return {
             "sockets": size,
             "delivered": sum(fresh in text for _at, text in arrivals),
             "player_views": own_views,
             "move_ms": round(moved * 1000, 2),
-            "delivery": latency_summary([at - started for at, _text in arrivals]),
+            "delivery": latency_summary(delivered_in),
+            # The sockets render one after another (asgiref runs every consumer's ORM work on
+            # one thread), so the spread after the move is about one render per socket.
+            "render_ms_per_socket": round((max(delivered_in) - moved) * 1000 / size, 2),
         }
     finally:
         await asyncio.gather(*(socket.disconnect() for socket in sockets))

@@ -53,7 +53,7 @@ def test_it_prints_every_section_with_numbers(tmp_path):
 
     move = report["move_path"]
     assert move["moves"] == 3 and move["refused_moves"] == 0
-    for key in ("moves_per_second", "baseline_requests_per_second", "ratio"):
+    for key in ("moves_per_second", "baseline_requests_per_second", "ratio", "ratio_of_medians"):
         assert _is_number(move[key])
     for latency in (move["move_latency"], move["baseline_latency"]):
         assert _is_number(latency["median_ms"]) and _is_number(latency["p95_ms"])
