@@ -153,13 +153,10 @@ def placement_points_problems(table) -> list[str]:
         if not str(size).isdigit() or not isinstance(points, list):
             problems.append(_("“%(size)s” must map a table size to a list.") % {"size": size})
         elif len(points) != int(size) or not all(isinstance(p, int | float) for p in points):
-            problems.append(
-                _("Table size %(size)s needs %(size)s numbers.") % {"size": size}
-            )
+            problems.append(_("Table size %(size)s needs %(size)s numbers.") % {"size": size})
         elif any(a < b for a, b in zip(points, points[1:])):
             problems.append(
-                _("Points for table size %(size)s must not rise for worse places.")
-                % {"size": size}
+                _("Points for table size %(size)s must not rise for worse places.") % {"size": size}
             )
     return problems
 
