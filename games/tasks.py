@@ -4,7 +4,7 @@ from celery import shared_task
 
 from games.services import clocks, play, simulation
 from games.services.leagues import results as leagues_results
-from games.services.leagues import rounds as leagues_rounds
+from games.services.leagues import sweep as leagues_sweep
 
 
 @shared_task(name="games.bot_move_play")
@@ -47,4 +47,4 @@ def game_results_record_task(game_id: int) -> None:
 
 @shared_task(name="games.league_rounds_sweep")
 def league_rounds_sweep_task() -> None:
-    leagues_rounds.rounds_sweep()
+    leagues_sweep.leagues_sweep()

@@ -234,7 +234,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict = {
     "turns-sweep": {"task": "games.turns_sweep", "schedule": 60.0},
     "digests-send": {"task": "games.digests_send", "schedule": 3600.0},
-    # Leagues: open rounds whose date has come (creating their games), close overdue ones.
+    # Leagues: open rounds whose date has come (creating their games), close overdue ones,
+    # finish seasons whose tables have all been played (the next one waits as a draft).
     "league-rounds-sweep": {"task": "games.league_rounds_sweep", "schedule": 300.0},
 }
 CELERY_TIMEZONE = "UTC"

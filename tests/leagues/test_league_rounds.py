@@ -194,3 +194,19 @@ def test_an_aborted_fixture_game_voids_its_fixture(running_season):
     Game.objects.filter(pk=fixture.game_id).update(status=Game.Status.ABORTED)
     rounds.rounds_sweep(timezone.now())
     assert Fixture.objects.get(pk=fixture.pk).status == Fixture.Status.VOID
+
+
+def test_the_sweep_finishes_a_played_out_season_and_prepares_the_next(league, make_members):
+    from games.services.leagues.sweep import leagues_sweep
+
+    league_join_all(league, make_members(4))
+    season = rounds.season_create(league=league, starts_on=SEASON_START, rounds=1)
+    rounds.season_start(season=season)
+    (fixture,) = rounds.round_open(round_id=season.rounds.get().pk)
+    assert leagues_sweep(timezone.now())["seasons_finished"] == 0  # its table still plays
+    results.game_results_record(game_finish(fixture.game, [1, 2, 3, 4]).pk)
+    assert leagues_sweep(timezone.now())["seasons_finished"] == 1
+    assert Season.objects.get(pk=season.pk).status == Season.Status.FINISHED
+    draft = league.seasons.get(status=Season.Status.DRAFT)
+    assert draft.prepared_from_id == season.pk
+    assert leagues_sweep(timezone.now())["seasons_finished"] == 0

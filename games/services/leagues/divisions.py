@@ -111,3 +111,22 @@ def season_next_prepare(*, season: Season, rounds: int | None = None) -> Season:
                 division.name = names[division.level]
                 division.save(update_fields=["name"])
     return draft
+
+
+def seasons_finish_played() -> list[Season]:
+    """Finish every running season whose rounds are all closed and whose tables have all
+    finished (each prepares its next season as a draft). Returns the drafts prepared."""
+    drafts = []
+    candidates = (
+        Season.objects.filter(status=Season.Status.RUNNING, rounds__isnull=False)
+        .exclude(rounds__status__in=[Round.Status.SCHEDULED, Round.Status.OPEN])
+        .exclude(fixtures__status__in=["playing", "pending"])
+        .distinct()
+    )
+    for season in candidates:
+        try:
+            drafts.append(season_finish(season=season))
+        except LeagueError:
+            # Finished by an organiser a moment ago.
+            continue
+    return drafts
