@@ -81,3 +81,19 @@ def test_no_digest_for_members_who_turned_it_off_or_have_no_game_waiting(alice, 
     # Bob gets one only if the game waits for him.
     waiting_for_bob = user_to_move(game, [alice, bob]) == bob
     assert [mail.to for mail in mailoutbox] == ([[bob.email]] if waiting_for_bob else [])
+
+
+def test_no_digest_while_on_leave(alice, bob, mailoutbox):
+    from datetime import date
+
+    from games.services.clocks.leave import leave_declare
+
+    with time_machine.travel(T0, tick=False):
+        game = started_game(alice, bob, limit=timedelta(hours=48))
+        for user in (alice, bob):
+            leave_declare(player=user.player, start=date(2026, 12, 2), end=date(2026, 12, 3))
+    assert user_to_move(game, [alice, bob]) is not None
+    noon = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+    with time_machine.travel(noon, tick=False):
+        assert digests_send(noon) == 0
+    assert mailoutbox == []

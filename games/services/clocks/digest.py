@@ -23,6 +23,7 @@ from django.utils import timezone, translation
 from games.models import DigestSent, Game, GameEvent, Player, Seat
 
 from ..notifications import game_url, text_render
+from .leave import player_on_leave
 from .reminders import _time_left, site_url
 
 logger = logging.getLogger(__name__)
@@ -112,6 +113,9 @@ def digests_send(now: datetime | None = None) -> int:
         if local.hour < hour:
             continue
         if DigestSent.objects.filter(player=player, day=local.date()).exists():
+            continue
+        if player_on_leave(player, now) is not None:
+            # Away: their clocks are paused, and the digest would only pile up unread.
             continue
         sent += digest_send(player, now)
     return sent
