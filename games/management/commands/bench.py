@@ -10,6 +10,7 @@ in well under a minute.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
@@ -103,10 +104,17 @@ class Command(BaseCommand):
         timings = report["bench"]["section_seconds"] = {}
         if "engines" in sections:
             self._run(report, timings, "engines", engines_measure, games=sizes["engine_games"])
-        with bench_environment(
-            database_url=options["database_url"] or None, channel_layer=options["channel_layer"]
-        ) as environment:
-            report["bench"].update(environment)
+        # The engines need no database; build one only for the sections that do.
+        environment = (
+            bench_environment(
+                database_url=options["database_url"] or None,
+                channel_layer=options["channel_layer"],
+            )
+            if set(sections) - {"engines"}
+            else contextlib.nullcontext({})
+        )
+        with environment as described:
+            report["bench"].update(described)
             if "move_path" in sections:
                 self._run(report, timings, "move_path", move_path_measure, moves=sizes["moves"])
             if "queries" in sections:
