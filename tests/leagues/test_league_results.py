@@ -184,3 +184,25 @@ def test_an_aborted_league_game_is_not_counted(season_with_games):
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED)
     assert not results.game_results_record(game.pk)
     assert not Standing.objects.filter(season=season, games__gt=0).exists()
+
+
+def test_league_recompute_counts_a_game_whose_task_was_lost(season_with_games):
+    import io
+
+    season, games = season_with_games
+    for game in games[1:]:
+        results.game_results_record(game.pk)
+    out = io.StringIO()
+    call_command("league_recompute", "--league", season.league.slug, "--ratings", stdout=out)
+    assert "recorded 1 finished game" in out.getvalue()
+    assert ResultRecord.objects.count() == len(games)
+    played = sum(Standing.objects.filter(season=season).values_list("games", flat=True))
+    assert played == sum(g.seats_count for g in games)
+    assert RatingHistory.objects.count() == sum(g.seats_count for g in games)
+
+
+def test_league_recompute_refuses_an_unknown_league(db):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError):
+        call_command("league_recompute", "--league", "nope")
