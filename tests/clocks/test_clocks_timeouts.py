@@ -79,7 +79,8 @@ def test_colt_schemin_timeout_draws_cards(alice, bob, django_capture_on_commit_c
     _expire(game, django_capture_on_commit_callbacks)
     event = _last_event(game)
     assert event.by_clock and event.action == {"type": "draw"}
-    assert any(e["type"] == "draw" for e in event.public_events)
+    drawn = [e for e in event.public_events if e["type"] == "draw"]
+    assert [e["args"]["count"] for e in drawn] == [3]
 
 
 def test_colt_stealin_timeout_takes_the_first_option(
