@@ -61,11 +61,20 @@ class SeasonHistory:
     byes: Counter = field(default_factory=Counter)
     games: Counter = field(default_factory=Counter)
 
-    def add_table(self, players: Sequence[int], identities: Sequence[str] | None = None) -> None:
+    def add_table(
+        self,
+        players: Sequence[int],
+        identities: Sequence[str] | None = None,
+        *,
+        seated: bool = True,
+    ) -> None:
+        """Count a table; ``seated=False`` for one whose seat order the scheduler did not
+        choose (a club-night game): its meetings count, its seats do not."""
         for a, b in itertools.combinations(players, 2):
             self.meetings[pair(a, b)] += 1
         for position, player in enumerate(players):
-            self.positions.setdefault(player, Counter())[position] += 1
+            if seated:
+                self.positions.setdefault(player, Counter())[position] += 1
             self.games[player] += 1
             if identities:
                 self.identities.setdefault(player, Counter())[identities[position]] += 1

@@ -128,7 +128,7 @@ def season_history(season: Season) -> SeasonHistory:
         players = [seat.player_id for seat in seats]
         if fixture.face_to_face:
             # Met at club night, but seats and gangs there were not the scheduler's choice.
-            history.add_table(players)
+            history.add_table(players, seated=False)
             continue
         history.add_table(players, [seat.identity for seat in seats])
     return history
