@@ -68,14 +68,14 @@ class SeasonHistory:
         *,
         seated: bool = True,
     ) -> None:
-        """Count a table; ``seated=False`` for one whose seat order the scheduler did not
-        choose (a club-night game): its meetings count, its seats do not."""
+        """Count a table; ``seated=False`` for one the scheduler did not plan (a club-night
+        game): its meetings count, but not its seats nor as a game when choosing byes."""
         for a, b in itertools.combinations(players, 2):
             self.meetings[pair(a, b)] += 1
         for position, player in enumerate(players):
             if seated:
                 self.positions.setdefault(player, Counter())[position] += 1
-            self.games[player] += 1
+                self.games[player] += 1
             if identities:
                 self.identities.setdefault(player, Counter())[identities[position]] += 1
 
