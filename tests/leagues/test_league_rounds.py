@@ -210,3 +210,8 @@ def test_the_sweep_finishes_a_played_out_season_and_prepares_the_next(league, ma
     draft = league.seasons.get(status=Season.Status.DRAFT)
     assert draft.prepared_from_id == season.pk
     assert leagues_sweep(timezone.now())["seasons_finished"] == 0
+
+
+def test_a_league_runs_one_season_at_a_time(running_season):
+    with pytest.raises(rounds.LeagueError):
+        rounds.season_create(league=running_season.league, starts_on=SEASON_START, rounds=2)

@@ -66,6 +66,8 @@ def season_create(
     """
     if rounds < 1:
         raise LeagueError(_("A season needs at least one round."))
+    if league.seasons.exclude(status=Season.Status.FINISHED).exists():
+        raise LeagueError(_("Finish the current season (or start the draft) first."))
     if divisions is None:
         divisions = [[m.player for m in league.memberships.filter(status=Membership.Status.ACTIVE)]]
     with transaction.atomic():
