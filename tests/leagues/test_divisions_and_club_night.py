@@ -192,3 +192,12 @@ def test_league_rules_are_validated(napad_ruleset):
     with pytest.raises(Exception) as error:
         league.full_clean()
     assert set(error.value.message_dict) >= {"max_table_size", "placement_points", "tie_breaks"}
+
+
+def test_the_other_players_are_asked_to_confirm_a_players_result(two_divisions):
+    from games.models import Notification
+
+    season, top, _bottom = two_divisions
+    _result(season, top[0], top[:3], [1, 2, 3], organiser=False)
+    asked = set(Notification.objects.filter(kind="league_result").values_list("player", flat=True))
+    assert asked == {top[1].pk, top[2].pk}

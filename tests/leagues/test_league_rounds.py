@@ -215,3 +215,13 @@ def test_the_sweep_finishes_a_played_out_season_and_prepares_the_next(league, ma
 def test_a_league_runs_one_season_at_a_time(running_season):
     with pytest.raises(rounds.LeagueError):
         rounds.season_create(league=running_season.league, starts_on=SEASON_START, rounds=2)
+
+
+def test_members_hear_when_their_round_table_is_ready(running_season):
+    from games.models import Notification
+
+    fixtures = rounds.round_open(round_id=running_season.rounds.get(number=1).pk)
+    seated = {s.player_id for f in fixtures for s in f.seats.all()}
+    notified = Notification.objects.filter(kind="league_round")
+    assert set(notified.values_list("player", flat=True)) == seated
+    assert all(n.url for n in notified)

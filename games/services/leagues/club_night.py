@@ -14,11 +14,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.engines import get_engine
 from games.models import Fixture, FixtureSeat, Membership, Player, Season
+from games.services.notifications import notification_send
 
 from .results import fixture_results_record
 from .rounds import LeagueError
@@ -111,6 +114,21 @@ def club_night_result_enter(
         )
         if is_organiser:
             fixture_results_record(fixture)
+        else:
+            url = reverse("league_detail", args=[league.slug])
+            for seat in seats:
+                if seat.player.pk == entered_by.pk:
+                    continue
+                notification_send(
+                    player=seat.player,
+                    kind="league_result",
+                    text=gettext_noop(
+                        "%(name)s entered a club-night result in %(league)s: confirm it."
+                    ),
+                    args={"name": entered_by.display_name, "league": league.name},
+                    url=url,
+                    key=f"league-result:{fixture.pk}",
+                )
     return fixture
 
 

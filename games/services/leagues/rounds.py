@@ -16,6 +16,7 @@ from datetime import date, datetime, time
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.engines import get_engine
 from games.models import (
@@ -31,6 +32,7 @@ from games.models import (
 )
 from games.services import play
 from games.services.clocks.policy import clock_policy_set
+from games.services.notifications import notification_send
 
 from .fixtures import PlannedTable, SeasonHistory, rng_for_round, round_plan
 from .standings import season_standings_ensure
@@ -157,6 +159,15 @@ def _fixture_game_create(league: League, fixture: Fixture, table: PlannedTable) 
     clock_policy_set(game=game, timeouts_to_bot=league.timeouts_before_bot)
     fixture.game = game
     fixture.save(update_fields=["game"])
+    for player in ordered:
+        notification_send(
+            player=player,
+            kind="league_round",
+            text=gettext_noop("%(league)s, round %(number)s: your table is ready."),
+            args={"league": league.name, "number": fixture.round.number},
+            game=game,
+            key=f"league-round:{fixture.round_id}:{player.pk}",
+        )
     identities = {seat.position: seat.identity for seat in game.seats.all()}
     FixtureSeat.objects.bulk_create(
         [
