@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -31,7 +32,8 @@ def _reset_connections() -> None:
 @pytest.fixture
 def celery_worker(tmp_path):
     saved = app.conf.broker_url, dict(app.conf.broker_transport_options or {})
-    if not os.environ.get("REDIS_URL"):
+    own_folder = not os.environ.get("REDIS_URL")
+    if own_folder:
         # A folder of our own, so no other worker (a running club) takes these messages.
         queue = tmp_path / "queue"
         processed = tmp_path / "processed"
@@ -44,12 +46,23 @@ def celery_worker(tmp_path):
             "processed_folder": str(processed),
             "store_processed": False,
         }
+        _reset_connections()
     app.conf.task_always_eager = False
-    _reset_connections()
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as worker:
+    # A queue of our own too (the scaled run shares Redis with other workers on the machine).
+    saved_queue = app.conf.task_default_queue
+    app.conf.task_default_queue = f"clocks-test-{uuid.uuid4().hex[:8]}"
+    with start_worker(
+        app,
+        pool="solo",
+        perform_ping_check=False,
+        shutdown_timeout=10,
+        queues=[app.conf.task_default_queue],
+    ) as worker:
         yield worker
-    app.conf.broker_url, app.conf.broker_transport_options = saved
-    _reset_connections()
+    app.conf.task_default_queue = saved_queue
+    if own_folder:
+        app.conf.broker_url, app.conf.broker_transport_options = saved
+        _reset_connections()
 
 
 def _wait_for(predicate, seconds: float = 30.0) -> bool:
