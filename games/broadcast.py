@@ -2,11 +2,16 @@
 
 Messages carry no secrets — only "game N is at version V" or "user N has news" — and each
 consumer renders what its own user may see (style.md: never one shared payload).
+
+Every send also carries ``sent``, an id of its own: the sockets that receive the same send may
+share the database read (and viewers in the same position the render) it calls for, because
+all of them read after the same commit (games/consumers.py).
 """
 
 from __future__ import annotations
 
 import logging
+import uuid
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -28,7 +33,7 @@ def _send(group: str, message: dict) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, message)
+        async_to_sync(layer.group_send)(group, {**message, "sent": uuid.uuid4().hex})
     except Exception:
         # A lost broadcast costs a live update, never the move: pages catch up on reconnect.
         logger.exception("broadcast to %s failed", group)

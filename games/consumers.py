@@ -1,19 +1,82 @@
-"""WebSocket consumers. Anonymous sockets are refused; each socket renders for its own user."""
+"""WebSocket consumers. Anonymous sockets are refused; each socket gets its own user's view.
+
+Sharing the work of one update (``GameConsumer``): when a move reaches many open pages of one
+game, the sockets served by this process share one database read of the game, and sockets whose
+viewers see the same fragment share one render (``SharedRenders``). That is safe because:
+
+- A render is keyed by everything that changes its HTML: the game, the broadcast it answers
+  (each send has an id of its own, games/broadcast.py — the game row, its seats, chat, clock
+  notices can change without a new version, so the version alone would not do), the viewer, the
+  active language and time zone.
+- The viewer part of the key is the seat *and* the member for seated players (their hand, their
+  buttons, "your turn", their standing orders): seated members never share a render. Every
+  spectator of the table sees the same public view, rendered with no user at all, so a shared
+  spectator fragment cannot hold anyone's name, seat or secrets.
+- Pushed fragments are rendered without a request, so ``{% csrf_token %}`` renders nothing in
+  them; pages post with the token from ``hx-headers`` on ``<body>`` (style.md).
+- Each socket still checks its own user's access (``table_access``) before anything is sent,
+  and the share lives only in this process's memory, a few dozen entries long.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from functools import partial
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
+from django.utils import timezone, translation
 
 from .broadcast import game_group, user_group
 from .rendering import render_chat, render_game_live
 from .selectors import game_with_seats, table_access
 from .services.presence import PRESENCE_REFRESH_SECONDS, presence_touch
+
+# Entries kept: an update of one game takes a handful (the read, the chat, the spectators'
+# view, one per seated member), and an entry is only needed while its update fans out.
+SHARED_RENDERS_SIZE = 128
+
+
+class SharedRenders:
+    """A small least-recently-used map from a key to the task producing its value: the first
+    socket asking for a key starts the work (off the event loop, through ``produce``), every
+    other socket asking meanwhile or afterwards awaits the same task."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._tasks: OrderedDict[Hashable, asyncio.Future] = OrderedDict()
+
+    async def get(self, key: Hashable, produce: Callable[[], Awaitable[Any]]) -> Any:
+        loop = asyncio.get_running_loop()
+        task = self._tasks.get(key)
+        # A task left unfinished by another event loop (a closed test loop) never finishes.
+        if task is None or (not task.done() and task.get_loop() is not loop):
+            task = loop.create_task(produce())
+            task.add_done_callback(partial(self._forget_failed, key))
+            self._tasks[key] = task
+            while len(self._tasks) > self.size:
+                self._tasks.popitem(last=False)
+        else:
+            self._tasks.move_to_end(key)
+        # Shielded: a socket closing while it waits must not cancel the others' render.
+        return await asyncio.shield(task)
+
+    def _forget_failed(self, key: Hashable, task: asyncio.Future) -> None:
+        # A failed read or render is not kept: the next update (or socket) tries again.
+        if (task.cancelled() or task.exception() is not None) and self._tasks.get(key) is task:
+            del self._tasks[key]
+
+    def clear(self) -> None:
+        self._tasks.clear()
+
+
+shared_renders = SharedRenders(SHARED_RENDERS_SIZE)
 
 
 class NotificationConsumer(AsyncWebsocketConsumer):
@@ -44,9 +107,10 @@ class NotificationConsumer(AsyncWebsocketConsumer):
 
 
 class GameConsumer(AsyncWebsocketConsumer):
-    """One open game page. On every ``game.updated`` it renders the live fragment for its own
-    user's seat (a spectator gets the public view) and pushes it; on connect it sends the
-    current one, so a page that reconnects catches up."""
+    """One open game page. On every ``game.updated`` it pushes the live fragment for its own
+    user's seat (a spectator gets the public view), shared with this process's other sockets
+    where the module docstring allows; on connect it sends the current one, so a page that
+    reconnects catches up."""
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -84,7 +148,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         return
 
     async def game_updated(self, event: dict) -> None:
-        html = await self._render()
+        sent = event.get("sent")
+        # A message without a send id (from an older process) gets this socket's own render.
+        html = await self._render() if sent is None else await self._render_shared(sent)
         if html:
             await self.send(text_data=html)
 
@@ -105,3 +171,41 @@ class GameConsumer(AsyncWebsocketConsumer):
         return render_game_live(game, position=access.position, user=user, oob=True) + render_chat(
             game, oob=True
         )
+
+    async def _render_shared(self, sent: str) -> str:
+        """The fragment for this socket's user after the send ``sent``: one read of the game
+        per send, one render per distinct viewer (module docstring)."""
+        game = await shared_renders.get(
+            ("game", self.game_id, sent),
+            database_sync_to_async(partial(game_with_seats, self.game_id)),
+        )
+        if game is None:
+            return ""
+        user = self.scope["user"]
+        # Costs no query (seats come with the game) except for an invite-only table's spectator.
+        access = await database_sync_to_async(table_access)(game, user)
+        if not access.may_view:
+            return ""
+        # The language and time zone active here are the ones the render runs under (asgiref
+        # carries them to the worker thread).
+        shown_in = (translation.get_language(), timezone.get_current_timezone_name())
+        if access.position is not None:
+            viewer: tuple = ("seat", access.position, user.pk)
+            fragment_user = user
+        else:
+            # No user at all: the spectators' shared fragment cannot show anyone's own bits.
+            viewer, fragment_user = ("spectator",), None
+        live = shared_renders.get(
+            ("live", self.game_id, sent, viewer, *shown_in),
+            database_sync_to_async(
+                partial(
+                    render_game_live, game, position=access.position, user=fragment_user, oob=True
+                )
+            ),
+        )
+        chat = shared_renders.get(
+            ("chat", self.game_id, sent, *shown_in),
+            database_sync_to_async(partial(render_chat, game, oob=True)),
+        )
+        live_html, chat_html = await asyncio.gather(live, chat)
+        return live_html + chat_html

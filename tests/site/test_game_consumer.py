@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -12,8 +13,14 @@ from django.db import connections
 from django.test import Client
 from playkit import first_legal, napad_game, user_to_move
 
-from games.services.play import move_submit
+from games import consumers
+from games.consumers import SharedRenders
+from games.engines import get_engine
+from games.rendering import render_game_live
+from games.services.accounts import user_sign_up
+from games.services.play import chat_message_post, move_submit
 from napad_site.asgi import application
+from tests.conftest import PASSWORD
 
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,6 +41,18 @@ async def _close(*sockets: WebsocketCommunicator) -> None:
         await socket.disconnect()
     # The ORM ran in asgiref's worker thread: close its connection so the test database can go.
     await sync_to_async(connections.close_all)()
+
+
+async def _seats(game) -> list:
+    return await sync_to_async(lambda: list(game.seats.select_related("player")))()
+
+
+def _own_hand(game, position: int) -> str:
+    """The first card of the seat's hand as its board shows it (an id no one else sees)."""
+    game.refresh_from_db()
+    engine = get_engine(game.kind)
+    hand = engine.view(engine.from_json(game.state), position)["hand"]
+    return f'aria-label="Card {hand[0]["id"]}"'
 
 
 async def test_it_refuses_an_anonymous_socket(alice, bob):
@@ -86,3 +105,92 @@ async def test_a_move_reaches_the_other_player_with_their_own_view(alice, bob, c
     for html in (first, pushed, watched):
         assert game.seed not in html
     await _close(waiter_socket, spectator_socket)
+
+
+# --- One update, many sockets: shared reads and renders (games/consumers.py) ---------------------
+
+
+async def _connected(game_id: int, user) -> WebsocketCommunicator:
+    socket = await _socket(game_id, user)
+    assert (await socket.connect())[0] is True
+    await socket.receive_from(timeout=3)  # the table as it is on connect
+    return socket
+
+
+async def test_one_move_is_rendered_once_for_all_spectators_and_once_per_player(
+    alice, bob, charlie, monkeypatch
+):
+    dave = await sync_to_async(user_sign_up)(
+        username="dave", email="dave@example.org", password=PASSWORD, display_name="Dave"
+    )
+    game = await sync_to_async(napad_game)(alice, bob)
+    players = [await _connected(game.pk, alice), await _connected(game.pk, bob)]
+    spectators = [await _connected(game.pk, charlie), await _connected(game.pk, dave)]
+    rendered_for: list[tuple[int | None, object]] = []
+
+    def counted(game, **kwargs):
+        rendered_for.append((kwargs["position"], kwargs.get("user")))
+        return render_game_live(game, **kwargs)
+
+    monkeypatch.setattr(consumers, "render_game_live", counted)
+    mover = await sync_to_async(user_to_move)(game, [alice, bob])
+    action = await sync_to_async(first_legal)(game)
+    result = await sync_to_async(move_submit)(
+        game_id=game.pk, user=mover, action=json.dumps(action), expected_version=0
+    )
+    assert result.ok
+
+    alice_html, bob_html = [await socket.receive_from(timeout=3) for socket in players]
+    watched = [await socket.receive_from(timeout=3) for socket in spectators]
+    # One render for both spectators, made with no user; one for each seated member.
+    assert sorted(rendered_for, key=lambda call: (call[0] is None, call[0] or 0)) == [
+        (0, alice),
+        (1, bob),
+        (None, None),
+    ]
+    seats = {seat.player.user_id: seat.position for seat in await _seats(game)}
+    for user, html in ((alice, alice_html), (bob, bob_html)):
+        assert 'data-version="1"' in html and "Your hand" in html
+        assert await sync_to_async(_own_hand)(game, seats[user.pk]) in html
+    assert alice_html != bob_html
+    assert watched[0] == watched[1]
+    assert 'data-version="1"' in watched[0] and "Your hand" not in watched[0]
+    assert 'name="action"' not in watched[0]
+    for html in (alice_html, bob_html, *watched):
+        assert game.seed not in html and "csrfmiddlewaretoken" not in html
+    await _close(*players, *spectators)
+
+
+async def test_a_change_without_a_new_version_is_read_afresh(alice, bob, charlie):
+    # Chat (like seats, clock notices, leave) changes what a page shows without a new version:
+    # a shared read belongs to one send, never to a version.
+    game = await sync_to_async(napad_game)(alice, bob)
+    spectator = await _connected(game.pk, charlie)
+    await sync_to_async(chat_message_post)(game_id=game.pk, user=alice, text="first words")
+    assert "first words" in await spectator.receive_from(timeout=3)
+    await sync_to_async(chat_message_post)(game_id=game.pk, user=bob, text="second words")
+    pushed = await spectator.receive_from(timeout=3)
+    assert 'data-version="0"' in pushed and "second words" in pushed
+    await _close(spectator)
+
+
+async def test_shared_renders_start_one_task_per_key_and_forget_failures():
+    shared = SharedRenders(size=2)
+    calls: list[str] = []
+
+    async def produce(value: str) -> str:
+        calls.append(value)
+        await asyncio.sleep(0)
+        if value == "boom":
+            raise RuntimeError(value)
+        return value.upper()
+
+    results = await asyncio.gather(*(shared.get("k", lambda: produce("a")) for _ in range(5)))
+    assert results == ["A"] * 5 and calls == ["a"]
+    for _attempt in range(2):
+        with pytest.raises(RuntimeError):
+            await shared.get("bad", lambda: produce("boom"))
+    assert calls == ["a", "boom", "boom"]  # a failure is not kept
+    await shared.get("b", lambda: produce("b"))
+    await shared.get("c", lambda: produce("c"))
+    assert await shared.get("k", lambda: produce("again")) == "AGAIN"  # evicted: size 2
