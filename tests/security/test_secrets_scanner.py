@@ -1,0 +1,293 @@
+"""Full bot games played through the web layer, and at many steps everything each seat (and
+a spectator) is sent — the game page, its HTMX fragment, the log, the replay, the API's game,
+actions and log, the game socket's message, and the answer to each of their own moves — is
+searched for what that seat must not know (tests/security/seckit.py). Zero hits.
+
+To jest napad! with four seats and Colt Express with four seats and the Time Machine: two
+members (alice moves with HTMX posts, bob through the API) and two bots. The scanner is shown
+to catch a leak: another seat's view, rendered or serialised, is found at once.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import timedelta
+from types import SimpleNamespace
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.db import connections
+from django.test import Client
+from seckit import scan, secrets_for
+
+from games.engines import get_engine
+from games.models import Game, Ruleset
+from games.rendering import render_game_live
+from games.services import play
+from games.services.api_tokens import api_token_create
+from games.services.rulesets import rulesets_install_defaults
+from napad_site.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# A full scan every this many member moves (each move's own answer is always scanned).
+SCAN_EVERY = 4
+
+
+@pytest.fixture(autouse=True)
+def _bots_played_here(monkeypatch):
+    # Bot moves would go to Celery after each commit; the test plays them itself, in order.
+    monkeypatch.setattr(play, "_bot_move_queue", lambda game_id, version: None)
+    # A known seed, so each run deals (and the bots play) the same game.
+    fixed = SimpleNamespace(token_hex=lambda nbytes: "5eed" * (nbytes // 2))
+    monkeypatch.setattr(play, "secrets", fixed)
+
+
+class Table:
+    """A started four-seat game: alice and bob seated, two bots, charlie watching."""
+
+    def __init__(self, slug: str, alice, bob, charlie, member_seats, bot_seats):
+        rulesets_install_defaults()
+        self.game = play.game_create(
+            creator=alice,
+            ruleset=Ruleset.objects.get(slug=slug, version=1),
+            seats=4,
+            turn_time_limit=timedelta(hours=24),
+            bot_seats=bot_seats,
+        )
+        play.seat_join(game_id=self.game.pk, user=bob)
+        play.game_start(game_id=self.game.pk, user=alice)
+        self.game.refresh_from_db()
+        positions = {s.player.user_id: s.position for s in self.game.seats.exclude(player=None)}
+        assert sorted(positions.values()) == sorted(member_seats)
+        self.viewers = {positions[alice.pk]: alice, positions[bob.pk]: bob, None: charlie}
+        self.html = {}
+        self.tokens = {}
+        self.cookies = {}
+        for position, user in self.viewers.items():
+            client = Client()
+            client.force_login(user)
+            self.html[position] = client
+            self.cookies[position] = client.cookies[settings.SESSION_COOKIE_NAME].value
+            self.tokens[position] = api_token_create(user=user, name="scanner")[1]
+        self.alice_seat, self.bob_seat = positions[alice.pk], positions[bob.pk]
+        self.hits: list[str] = []
+        self.categories: set[str] = set()
+        self.scans = 0
+
+    def api(self, position, method: str, path: str, body=None):
+        headers = {"Authorization": f"Bearer {self.tokens[position]}"}
+        client = Client()
+        if method == "get":
+            return client.get(path, headers=headers)
+        return client.post(path, body, content_type="application/json", headers=headers)
+
+    def check(self, position, body, where: str) -> None:
+        secrets = secrets_for(self.game, position)
+        self.categories |= secrets.categories()
+        self.hits += scan(body, secrets, where=f"seat {position}, v{self.game.version}, {where}")
+
+    def scan_everything(self) -> None:
+        self.game.refresh_from_db()
+        self.scans += 1
+        gid, version = self.game.pk, self.game.version
+        for position in self.viewers:
+            client = self.html[position]
+            pages = {
+                "page": client.get(f"/games/{gid}/"),
+                "fragment": client.get(f"/games/{gid}/", headers={"HX-Request": "true"}),
+                "log": client.get(f"/games/{gid}/log"),
+                "replay": client.get(f"/games/{gid}/replay?step={version}"),
+                "api game": self.api(position, "get", f"/api/games/{gid}"),
+                "api actions": self.api(position, "get", f"/api/games/{gid}/actions"),
+                "api log": self.api(position, "get", f"/api/games/{gid}/log"),
+            }
+            # Asking the replay for another seat's view while the game runs.
+            other = (version + (position or 0) + 1) % self.game.seats_count
+            pages["replay of another seat"] = client.get(
+                f"/games/{gid}/replay?step={version}&seat={other}"
+            )
+            for where, response in pages.items():
+                # A spectator has no actions (403) and no replay of a running game (404).
+                expected = {200} if position is not None else {200, 403, 404}
+                assert response.status_code in expected, (where, response.status_code)
+                self.check(position, response.content, where)
+            self.check(position, self.socket_message(position), "socket")
+
+    def socket_message(self, position) -> str:
+        cookie = f"{settings.SESSION_COOKIE_NAME}={self.cookies[position]}"
+        headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+        headers.append((b"cookie", cookie.encode()))
+
+        async def receive() -> str:
+            socket = WebsocketCommunicator(application, f"/ws/games/{self.game.pk}/", headers)
+            connected, _code = await socket.connect()
+            assert connected
+            message = await socket.receive_from(timeout=5)
+            await socket.disconnect()
+            return message
+
+        return async_to_sync(receive)()
+
+    def play_out(self, rng: random.Random, limit: int = 600) -> None:
+        engine = get_engine(self.game.kind)
+        member_moves = 0
+        for _step in range(limit):
+            self.game.refresh_from_db()
+            if self.game.status != Game.Status.RUNNING:
+                return
+            position = self.game.to_move[0]
+            if position not in (self.alice_seat, self.bob_seat):
+                assert play.bot_move_play(self.game.pk, self.game.version).ok
+                continue
+            state = engine.from_json(self.game.state)
+            # Scan regularly, and whenever a bandit hides in the Time Machine's spot.
+            hiding = "hidden" in state.get("level", ())
+            if member_moves % SCAN_EVERY == 0 or (hiding and member_moves % 2 == 0):
+                self.scan_everything()
+            member_moves += 1
+            action = rng.choice(engine.legal_actions(state, position))
+            action = {k: v for k, v in action.items() if k != "label"}
+            if position == self.alice_seat:
+                response = self.html[position].post(
+                    f"/games/{self.game.pk}/act",
+                    {"action": json.dumps(action), "version": self.game.version},
+                    headers={"HX-Request": "true"},
+                )
+                assert 'class="message message--error"' not in response.content.decode()
+            else:
+                response = self.api(
+                    position,
+                    "post",
+                    f"/api/games/{self.game.pk}/actions",
+                    {"action": action, "expected_version": self.game.version},
+                )
+            assert response.status_code == 200, response.content[:500]
+            self.game.refresh_from_db()
+            self.check(position, response.content, "move answer")
+        raise AssertionError("the game did not end")
+
+
+def _close_connections():
+    connections.close_all()
+
+
+def test_a_napad_game_leaks_nothing_to_any_seat(alice, bob, charlie):
+    table = Table(
+        "napad-designed-default", alice, bob, charlie, [0, 2], {1: "heuristic", 3: "random"}
+    )
+    table.play_out(random.Random(9))
+
+    assert table.game.status == Game.Status.FINISHED
+    assert table.hits == [], sorted({hit.split(", ", 2)[2][:150] for hit in table.hits})
+    assert table.scans >= 10
+    # The scan had something to look for all along.
+    assert {"seed", "another seat's hand", "another seat's private log line"} <= (table.categories)
+
+
+def test_a_colt_express_game_with_the_time_machine_leaks_nothing_to_any_seat(alice, bob, charlie):
+    table = Table(
+        "colt-express-time-machine", alice, bob, charlie, [0, 1], {2: "heuristic", 3: "random"}
+    )
+    table.play_out(random.Random(4))
+
+    assert table.game.status == Game.Status.FINISHED
+    assert table.hits == [], sorted({hit.split(", ", 2)[2][:150] for hit in table.hits})
+    assert table.scans >= 10
+    assert {
+        "seed",
+        "face-down card",
+        "purse token",
+        "another bandit's purses",
+        "another seat's private log line",
+        "a round card still to come",
+        "hidden Time Machine spot",
+    } <= table.categories
+
+
+# -- the scanner catches a leak ----------------------------------------------------------------
+
+
+def _play_until(game: Game, done, limit: int = 400) -> Game:
+    """Random legal moves for whoever is to move (through the play service) until ``done``."""
+    engine = get_engine(game.kind)
+    rng = random.Random(2)
+    for _step in range(limit):
+        game.refresh_from_db()
+        state = engine.from_json(game.state)
+        if done(state):
+            return game
+        position = game.to_move[0]
+        action = rng.choice(engine.legal_actions(state, position))
+        result = play.move_play_for_seat(
+            game_id=game.pk,
+            position=position,
+            action={k: v for k, v in action.items() if k != "label"},
+            expected_version=game.version,
+        )
+        assert result.ok, result.message
+    raise AssertionError("the position was never reached")
+
+
+def _categories(hits: list[str]) -> set[str]:
+    return {hit.split(": ")[1] for hit in hits}
+
+
+@pytest.mark.parametrize("kind", ["napad", "colt"])
+def test_the_scanner_finds_another_seats_view_served_to_a_seat(alice, bob, charlie, kind):
+    if kind == "napad":
+        table = Table(
+            "napad-designed-default", alice, bob, charlie, [0, 2], {1: "random", 3: "random"}
+        )
+
+        def done(state) -> bool:
+            return state["round"] >= 2
+
+    else:
+        table = Table(
+            "colt-express-time-machine", alice, bob, charlie, [0, 1], {2: "random", 3: "random"}
+        )
+
+        def done(state) -> bool:
+            # Bob has just played a card face down: nobody else knows its kind yet.
+            last = state["pile"][-1:]
+            return state["phase"] == "schemin" and any(
+                seat == table.bob_seat and face_down for seat, _card, face_down, _turn in last
+            )
+
+    game = _play_until(table.game, done)
+    engine = get_engine(kind)
+    state = engine.from_json(game.state)
+    alice_secrets = secrets_for(game, table.alice_seat)
+
+    # What alice is really sent is clean...
+    honest = render_game_live(game, position=table.alice_seat, user=alice)
+    assert scan(honest, alice_secrets, where="honest") == []
+    assert scan(json.dumps(engine.view(state, table.alice_seat)), alice_secrets, where="x") == []
+    # ...but bob's page, bob's view as JSON, or the stored state, sent to her, are caught.
+    leaked_page = scan(
+        render_game_live(game, position=table.bob_seat, user=bob), alice_secrets, where="page"
+    )
+    leaked_json = scan(json.dumps(engine.view(state, table.bob_seat)), alice_secrets, where="json")
+    leaked_state = scan(json.dumps(game.state), alice_secrets, where="state")
+    assert leaked_page and leaked_json and leaked_state
+    assert "serialised state" in _categories(leaked_state)
+    if kind == "napad":
+        assert "another seat's hand" in _categories(leaked_page)
+        assert "another seat's hand" in _categories(leaked_json)
+    else:
+        assert {"another bandit's purses"} <= _categories(leaked_page)
+        assert "another seat's hand" in _categories(leaked_page)
+        assert "another seat's hand" in _categories(leaked_json)
+        assert any("face-down card" in hit for hit in leaked_page)
+        assert any("purse values of seat" in hit for hit in leaked_json)
+        assert any("face-down card" in hit for hit in leaked_json)
+    # A spectator shown a seat's page is caught too; and the seed, wherever it turns up.
+    spectator = secrets_for(game, None)
+    assert scan(render_game_live(game, position=table.alice_seat, user=alice), spectator, where="s")
+    assert scan(f"<p>{game.seed}</p>", spectator, where="seed") == [
+        f"seed: seed: {game.seed[:80]!r}"
+    ]
