@@ -45,6 +45,7 @@ def celery_worker(tmp_path):
             "data_folder_out": str(queue),
             "processed_folder": str(processed),
             "store_processed": False,
+            "control_folder": str(tmp_path / "control"),
         }
         _reset_connections()
     app.conf.task_always_eager = False

@@ -3,7 +3,7 @@ finished games are counted once, into standings and ratings."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 
 import pytest
 from django.utils import timezone
@@ -156,6 +156,23 @@ def test_leave_beyond_the_leagues_cap_is_refused(running_season):
     problem = league_leave_problem(player=player, start=later, end=later + timedelta(days=4))
     assert "4 left" in problem
     assert league_leave_problem(player=player, start=date(2030, 1, 1), end=date(2030, 1, 9)) is None
+
+
+def test_declaring_leave_beyond_the_leagues_cap_is_refused(running_season):
+    from games.models import Leave
+    from games.services.clocks.leave import LeaveError, leave_declare
+
+    league = running_season.league
+    league.leave_days_per_season = 3
+    league.save()
+    player = running_season.divisions.get().members.first()
+    first_day = running_season.starts_on + timedelta(days=1)
+    now = timezone.make_aware(datetime.combine(running_season.starts_on, time(9)))
+    with pytest.raises(LeaveError, match="3 left"):
+        leave_declare(player=player, start=first_day, end=first_day + timedelta(days=3), now=now)
+    assert not Leave.objects.filter(player=player).exists()
+    leave_declare(player=player, start=first_day, end=first_day + timedelta(days=2), now=now)
+    assert Leave.objects.filter(player=player).count() == 1
 
 
 def test_a_colt_league_round_seats_five_with_distinct_characters(make_members):

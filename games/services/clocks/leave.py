@@ -151,6 +151,12 @@ def leave_declare(
         )
     if Leave.objects.filter(player=player, start__lte=end, end__gte=start).exists():
         raise LeaveError(_("This overlaps leave you already declared."), field="start")
+    # Imported here: league rounds set up turn clocks, so leagues import this module first.
+    from games.services.leagues.members import league_leave_problem
+
+    league_problem = league_leave_problem(player=player, start=start, end=end)
+    if league_problem:
+        raise LeaveError(league_problem, field="end")
     with transaction.atomic():
         leave = Leave.objects.create(player=player, start=start, end=end, reason=reason.strip())
         _tables_tell(player, leave)

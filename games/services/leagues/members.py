@@ -85,7 +85,6 @@ def league_leave_problem(*, player: Player, start: date, end: date) -> str | Non
     ``leave_declare`` can ask before accepting), or ``None``."""
     from games.services.clocks import leave_days_used
 
-    asked = (end - start).days + 1
     seasons = Season.objects.filter(
         status=Season.Status.RUNNING,
         league__memberships__player=player,
@@ -93,8 +92,10 @@ def league_leave_problem(*, player: Player, start: date, end: date) -> str | Non
     ).select_related("league")
     for season in seasons:
         season_end = season.ends_on or end
-        if start > season_end:
+        if start > season_end or end < season.starts_on:
             continue
+        # Only the days inside this season count against its cap.
+        asked = (min(end, season_end) - max(start, season.starts_on)).days + 1
         used = leave_days_used(player, season.starts_on, season_end)
         cap = season.league.leave_days_per_season
         if used + asked > cap:
