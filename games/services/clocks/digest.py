@@ -24,7 +24,7 @@ from games.models import DigestSent, Game, GameEvent, Player, Seat
 
 from ..notifications import game_url, text_render
 from .leave import player_on_leave
-from .reminders import _time_left, site_url
+from .reminders import site_url, time_left_text
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ def digest_entries(player: Player, now: datetime) -> list[dict]:
             {
                 "game": game,
                 "deadline": game.deadline,
-                "left": _time_left(game.deadline - now) if game.deadline else "",
+                "left": time_left_text(game.deadline - now) if game.deadline else "",
                 "url": site_url() + game_url(game.pk),
                 "since": texts[-DIGEST_EVENTS_PER_GAME:],
             }

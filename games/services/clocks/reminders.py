@@ -26,7 +26,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from games.models import Player, ReminderSent, TurnClock
 
@@ -163,20 +163,30 @@ def _reminder_claim_and_send(
             game=game,
             kind="turn_reminder",
             text=gettext_noop("Your turn in game #%(game)s: %(left)s left."),
-            args={"game": game.pk, "left": _time_left(game.deadline - now)},
+            args={"game": game.pk, "left": _time_left_for(player, game.deadline - now)},
             key=f"reminder:{game.pk}:{game.version}:{position}:{step}",
         )
     return ledger
 
 
-def _time_left(left: timedelta) -> str:
+def _time_left_for(player, left: timedelta) -> str:
+    with translation.override(player.language or "en"):
+        return time_left_text(left)
+
+
+def time_left_text(left: timedelta) -> str:
+    """How long is left, in words of the active language ("2 hours", "3 days 4 hours")."""
     minutes = max(1, int(left.total_seconds() // 60))
     if minutes < 120:
-        return f"{minutes} min"
+        return ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}
     hours = minutes // 60
     if hours < 48:
-        return f"{hours} h"
-    return f"{hours // 24} d {hours % 24} h"
+        return ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours}
+    days = ngettext("%(n)s day", "%(n)s days", hours // 24) % {"n": hours // 24}
+    rest = hours % 24
+    if not rest:
+        return days
+    return f"{days} {ngettext('%(n)s hour', '%(n)s hours', rest) % {'n': rest}}"
 
 
 def reminder_email_send(ledger_id: int) -> bool:
@@ -199,7 +209,7 @@ def reminder_email_send(ledger_id: int) -> bool:
             "player": player,
             "game": row.game,
             "deadline": row.deadline,
-            "left": _time_left(row.deadline - now),
+            "left": time_left_text(row.deadline - now),
             "url": site_url() + game_url(row.game_id),
         }
         subject = render_to_string("email/turn_reminder_subject.txt", context).strip()
