@@ -12,6 +12,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from . import (
+    admin_clocks,  # noqa: F401 (registers turn clocks, reminders, leave, notices)
     admin_leagues,  # noqa: F401 (registers leagues, seasons, standings, ratings)
     admin_rulesets,  # noqa: F401 (registers Ruleset, RulesText, SimulationRun)
 )
