@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -246,7 +248,9 @@ def game_context(
         message_ok=message_ok,
         log=log_entries(game_recent_events(game, limit=LOG_LINES), position),
         turn_time_limit=duration_text(game.turn_time_limit),
-        chosen_options=chosen_options(game),
+        # Only the whole page's header shows them (and needs the ruleset): a fragment never
+        # asks, so it costs nothing there.
+        chosen_options=SimpleLazyObject(partial(chosen_options, game)),
         seat_list=[
             {"number": position + 1, "name": context["names"].get(position)}
             for position in range(game.seats_count)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 
 from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Seat
 
@@ -24,6 +24,19 @@ def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
 def game_with_seats(game_id: int) -> Game | None:
     """The game, its ruleset and its seats (with players) in two queries."""
     return _with_seats(Game.objects.filter(pk=game_id)).first()
+
+
+def game_seats_attach(game: Game) -> list[Seat]:
+    """Load the game's seats (with players, by position) into ``game.seats.all()``, as
+    ``game_with_seats`` does, and return them: one query."""
+    prefetch_related_objects([game], _seats_prefetch())
+    return list(game.seats.all())
+
+
+def game_unchanged(game: Game) -> bool:
+    """Whether the stored game is still at this copy's version and status (one small query):
+    nothing (a bot, a standing order run on commit) has moved it on since it was read."""
+    return Game.objects.filter(pk=game.pk, version=game.version, status=game.status).exists()
 
 
 def player_of(user: AbstractBaseUser) -> Player | None:

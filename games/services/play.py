@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from games.broadcast import game_updated_on_commit
 from games.engines import ConfigError, IllegalAction, get_engine
 from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Ruleset, Seat
-from games.selectors import player_of
+from games.selectors import game_seats_attach, player_of
 from games.services.clocks import turn_clock_after_move, turn_clock_start
 
 logger = logging.getLogger(__name__)
@@ -52,7 +52,8 @@ class PlayError(Exception):
 
 @dataclass
 class MoveResult:
-    """What became of a submitted move. ``game`` is the current game either way."""
+    """What became of a submitted move. ``game`` is the current game either way; after an
+    applied move it is the game as saved, with its seats loaded (``game.seats.all()``)."""
 
     ok: bool
     message: str
@@ -377,7 +378,8 @@ def _move_play(
         raise _MoveRefused(
             _("The game moved on since your page was drawn; here is the table as it is now.")
         )
-    seats = list(game.seats.select_related("player"))
+    # Kept on the game (``game.seats.all()``): the move's answer is drawn from this game.
+    seats = game_seats_attach(game)
     if user is not None:
         mine = [s for s in seats if s.player is not None and s.player.user_id == user.pk]
         if not mine:

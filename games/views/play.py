@@ -22,7 +22,14 @@ from games.rendering import (
     render_chat,
     render_game_live,
 )
-from games.selectors import TableAccess, game_chat, game_events, game_with_seats, table_access
+from games.selectors import (
+    TableAccess,
+    game_chat,
+    game_events,
+    game_unchanged,
+    game_with_seats,
+    table_access,
+)
 from games.services import play
 from games.services.replay import game_replay_state, game_verify
 
@@ -78,6 +85,12 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
         action=request.POST.get("action", ""),
         expected_version=request.POST.get("version"),
     )
+    if result.ok and request.htmx and game_unchanged(result.game):
+        # The game the service saved (seats loaded) is the fresh board: no second read. If
+        # something moved it on after the commit, the answer reads it again below.
+        game = result.game
+        access = table_access(game, request.user)
+        return HttpResponse(render_game_live(game, position=access.position, request=request))
     return _live_response(request, game_id, message=result.message, ok=result.ok)
 
 

@@ -110,6 +110,36 @@ def test_a_move_answers_with_the_fresh_board(alice, bob):
     assert Game.objects.get(pk=game.pk).version == 1
 
 
+def test_a_move_is_answered_from_the_game_the_service_saved(alice, bob, monkeypatch):
+    game = napad_game(alice, bob)
+    mover = user_to_move(game, [alice, bob])
+
+    def no_second_read(game_id):
+        raise AssertionError("the move's answer read the game again")
+
+    monkeypatch.setattr("games.views.play.game_with_seats", no_second_read)
+    html = _post_move(_client(mover), game, first_legal(game)).content.decode()
+    assert 'data-version="1"' in html and "Your hand" in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_moved_on_after_the_commit_is_read_again_for_the_answer(alice):
+    from napad_site.celery import app
+
+    # Real commits (no test transaction around them), so the bot plays on commit, inside the
+    # request, as a standing order does on the site.
+    app.conf.task_always_eager = True
+    try:
+        game = napad_game(alice, bot_seats={1: "random"})
+        game.refresh_from_db()
+        response = _post_move(_client(alice), game, first_legal(game))
+        moved_on = Game.objects.get(pk=game.pk).version
+        assert moved_on > game.version + 1
+        assert f'data-version="{moved_on}"' in response.content.decode()
+    finally:
+        app.conf.task_always_eager = False
+
+
 @pytest.mark.parametrize(
     "action, version, message",
     [
