@@ -17,13 +17,11 @@ table's existence is not revealed).
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.contrib.auth.models import Group
 from django.db import connections
 from django.shortcuts import resolve_url
 from django.test import Client
@@ -31,12 +29,7 @@ from django.urls import URLResolver, get_resolver, reverse
 
 from games.api import api
 from games.engines import get_engine
-from games.models import ChatMessage, Game, GameEvent, League, Ruleset, Seat
-from games.services.accounts import user_sign_up
-from games.services.api_tokens import api_token_create
-from games.services.organisers import MODERATORS, organiser_groups_install
-from games.services.play import game_create, game_start, seat_join
-from games.services.rulesets import rulesets_install_defaults
+from games.models import ChatMessage, Game, GameEvent, Seat
 from napad_site.asgi import application
 
 PERSONAS = ("anonymous", "member", "other_seat", "seat", "staff")
@@ -167,54 +160,7 @@ API: dict[tuple[str, str], dict] = {
 }
 
 
-# -- the world the matrix runs in --------------------------------------------------------------
-
-
-def _member(username: str):
-    return user_sign_up(
-        username=username,
-        email=f"{username}@example.org",
-        password="train-robbery-42",  # noqa: S106
-        display_name=username.title(),
-    )
-
-
-@pytest.fixture
-def world(db):
-    rulesets_install_defaults()
-    organiser_groups_install()
-    seat, other, member = _member("alice"), _member("bob"), _member("charlie")
-    staff = _member("stella")
-    staff.is_staff = True
-    staff.save()
-    staff.groups.add(Group.objects.get(name=MODERATORS))
-    ruleset = Ruleset.objects.get(slug="napad-designed-default", version=1)
-
-    def table(**options) -> Game:
-        game = game_create(
-            creator=seat,
-            ruleset=ruleset,
-            seats=2,
-            turn_time_limit=timedelta(hours=24),
-            **options,
-        )
-        seat_join(game_id=game.pk, user=other)
-        return game_start(game_id=game.pk, user=seat)
-
-    game = table()
-    hidden = table(invite_only=True, invitees=[other.player])
-    league = League.objects.create(name="Club league", slug="club", kind="napad", ruleset=ruleset)
-    users = {"member": member, "other_seat": other, "seat": seat, "staff": staff}
-    tokens = {name: api_token_create(user=user, name="matrix")[1] for name, user in users.items()}
-    return {
-        "users": users,
-        "tokens": tokens,
-        "game_id": game.pk,
-        "hidden_game_id": hidden.pk,
-        "token_id": seat.api_tokens.get().pk,
-        "ruleset_slug": ruleset.slug,
-        "league_slug": league.slug,
-    }
+# -- the personas' clients (the ``world`` they act in is tests/security/conftest.py) ------------
 
 
 def _client(world, persona: str) -> Client:
