@@ -14,6 +14,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -205,6 +206,8 @@ def board_context(
         "view": None,
         "actions": [],
         "names": names,
+        # Where every move button posts (games/_act_form.html): reversed once per board.
+        "act_url": reverse("game_act", args=[game.pk]),
     }
     if state is None:
         return context
