@@ -510,7 +510,8 @@ def bot_move_play(game_id: int, version: int) -> MoveResult | None:
 def chat_message_post(*, game_id: int, user: AbstractBaseUser, text: str) -> ChatMessage:
     """A seated member says something at the table; every open page shows it live."""
     player = player_for(user)
-    text = (text or "").strip()
+    # PostgreSQL cannot store NUL in text (the save would fail with a 500); it is never meant.
+    text = (text or "").replace("\x00", "").strip()
     if not text:
         raise PlayError(_("Write something first."), field="text")
     if len(text) > ChatMessage.MAX_LENGTH:
