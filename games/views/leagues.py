@@ -244,6 +244,8 @@ def league_balance(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def player_ratings(request: HttpRequest, username: str) -> HttpResponse:
+    if "\x00" in username:  # no username has one, and PostgreSQL cannot compare it (a 500)
+        raise Http404
     user = get_object_or_404(
         get_user_model().objects.select_related("player"), username=username, is_active=True
     )

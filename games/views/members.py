@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from games.models import Player
@@ -17,7 +17,8 @@ MEMBERS_PER_PAGE = 50
 
 @login_required
 def member_list(request: HttpRequest) -> HttpResponse:
-    query = request.GET.get("q", "").strip()[:100]
+    # PostgreSQL cannot compare text holding NUL (DataError, a 500); no name has one.
+    query = request.GET.get("q", "").replace("\x00", "").strip()[:100]
     players = Player.objects.filter(user__is_active=True).select_related("user")
     if query:
         players = players.filter(
@@ -31,6 +32,8 @@ def member_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def member_detail(request: HttpRequest, username: str) -> HttpResponse:
+    if "\x00" in username:  # no username has one, and PostgreSQL cannot compare it (a 500)
+        raise Http404
     user = get_object_or_404(
         get_user_model().objects.select_related("player"), username=username, is_active=True
     )
