@@ -77,15 +77,35 @@ def test_the_htmx_move_endpoint_never_fails_and_refusals_change_nothing(running,
     clients = {alice.pk: _member_client(alice), bob.pk: _member_client(bob)}
     applied = []
 
+    # Weighted towards real moves (sampled_from picks evenly), so that some are applied
+    # between the refusals.
     @FUZZ
     @given(
-        action=st.one_of(st.just("legal"), json_values.map(json.dumps), form_text),
-        version=st.one_of(st.just("current"), form_text),
+        action_kind=st.sampled_from(["legal", "legal", "legal", "json", "text"]),
+        action_json=json_values.map(json.dumps),
+        action_text=form_text,
+        version_kind=st.sampled_from(["current", "current", "current", "text"]),
+        version_text=form_text,
         htmx=st.booleans(),
-        mover=st.booleans(),
+        mover=st.sampled_from([True, True, True, False]),
         pick=st.integers(0, 100),
+        extra=st.sampled_from([None, None, "x", "card", "colour"]),
+        extra_value=json_values,
     )
-    def post(action, version, htmx, mover, pick):
+    def post(
+        action_kind,
+        action_json,
+        action_text,
+        version_kind,
+        version_text,
+        htmx,
+        mover,
+        pick,
+        extra,
+        extra_value,
+    ):
+        action = {"legal": "legal", "json": action_json, "text": action_text}[action_kind]
+        version = version_text if version_kind == "text" else "current"
         game = Game.objects.get(pk=running.pk)
         legal = []
         if game.status == Game.Status.RUNNING:
@@ -101,7 +121,11 @@ def test_the_htmx_move_endpoint_never_fails_and_refusals_change_nothing(running,
         if action == "legal" and legal:
             # Which legal move, chosen without a draw that depends on the game's state (the
             # game moves on between examples; hypothesis replays them).
-            action = json.dumps(legal[pick % len(legal)])
+            chosen = dict(legal[pick % len(legal)])
+            if extra is not None:
+                # A real move with a field tacked on or changed.
+                chosen[extra] = extra_value
+            action = json.dumps(chosen)
         if version == "current":
             version = str(game.version)
         before = _game_snapshot(game.pk)
@@ -222,3 +246,39 @@ def test_the_profile_form_never_fails_and_refusals_change_nothing(alice):
             assert response.status_code == 302
 
     post()
+
+
+@pytest.mark.parametrize("field", ["x", "card", "type"])
+def test_a_move_carrying_a_nul_character_is_an_answer_not_a_500(running, alice, bob, field):
+    # PostgreSQL cannot store NUL in text or JSON: such a move must never reach a save.
+    game = Game.objects.get(pk=running.pk)
+    engine = get_engine(game.kind)
+    action = dict(engine.legal_actions(engine.from_json(game.state), game.to_move[0])[0])
+    action.pop("label", None)
+    action[field] = "pass\x00"
+    mover = Seat.objects.get(game=game, position=game.to_move[0]).player.user
+    before = _game_snapshot(game.pk)
+    response = _member_client(mover).post(
+        f"/games/{game.pk}/act", {"action": json.dumps(action), "version": game.version}
+    )
+    assert response.status_code == 302
+    assert _game_snapshot(game.pk) == before
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/members/a%00b/",
+        "/members/?q=a%00b",
+        "/ratings/a%00b/",
+        "/leagues/a%00b/",
+        "/rules/a%00/v1/",
+        "/games/1/replay?step=%00&seat=%00",
+        "/api/ratings/a%00b",
+        "/api/leagues/a%00b/standings",
+    ],
+)
+def test_a_nul_character_in_a_url_is_answered_not_a_500(alice, path):
+    # On PostgreSQL a NUL reaching a query is a DataError (these were 500s before).
+    response = _member_client(alice).get(path, headers={"Authorization": "Bearer x"})
+    assert response.status_code < 500
