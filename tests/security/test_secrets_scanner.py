@@ -1,7 +1,8 @@
 """Full bot games played through the web layer, and at many steps everything each seat (and
 a spectator) is sent — the game page, its HTMX fragment, the log, the replay, the API's game,
-actions and log, the game socket's message, and the answer to each of their own moves — is
-searched for what that seat must not know (tests/security/seckit.py). Zero hits.
+actions and log, the game socket's message on connect and a push all the sockets answer
+together, and the answer to each of their own moves — is searched for what that seat must
+not know (tests/security/seckit.py). Zero hits.
 
 To jest napad! with four seats and Colt Express with four seats and the Time Machine: two
 members (alice moves with HTMX posts, bob through the API) and two bots. The scanner is shown
@@ -14,15 +15,17 @@ import json
 import random
 from datetime import timedelta
 from types import SimpleNamespace
+from uuid import uuid4
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.db import connections
 from django.test import Client
 from seckit import scan, secrets_for
 
+from games.broadcast import game_group
 from games.engines import get_engine
 from games.models import Game, Ruleset
 from games.rendering import render_game_live
@@ -115,20 +118,32 @@ class Table:
                 expected = {200} if position is not None else {200, 403, 404}
                 assert response.status_code in expected, (where, response.status_code)
                 self.check(position, response.content, where)
-            self.check(position, self.socket_message(position), "socket")
+        for position, (connected, pushed) in self.socket_messages().items():
+            self.check(position, connected, "socket on connect")
+            self.check(position, pushed, "socket push")
 
-    def socket_message(self, position) -> str:
-        cookie = f"{settings.SESSION_COOKIE_NAME}={self.cookies[position]}"
-        headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-        headers.append((b"cookie", cookie.encode()))
+    def socket_messages(self) -> dict:
+        """What each viewer's game socket gets: the table on connect, then a push that all of
+        them answer at once (pushes share renders between sockets: games/consumers.py)."""
 
-        async def receive() -> str:
-            socket = WebsocketCommunicator(application, f"/ws/games/{self.game.pk}/", headers)
-            connected, _code = await socket.connect()
-            assert connected
-            message = await socket.receive_from(timeout=5)
-            await socket.disconnect()
-            return message
+        async def receive() -> dict:
+            sockets = {}
+            for position in self.viewers:
+                cookie = f"{settings.SESSION_COOKIE_NAME}={self.cookies[position]}".encode()
+                headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+                socket = WebsocketCommunicator(
+                    application, f"/ws/games/{self.game.pk}/", [*headers, (b"cookie", cookie)]
+                )
+                connected, _code = await socket.connect()
+                assert connected
+                sockets[position] = socket
+            messages = {p: [await s.receive_from(timeout=5)] for p, s in sockets.items()}
+            update = {"type": "game.updated", "version": self.game.version, "sent": uuid4().hex}
+            await get_channel_layer().group_send(game_group(self.game.pk), update)
+            for position, socket in sockets.items():
+                messages[position].append(await socket.receive_from(timeout=5))
+                await socket.disconnect()
+            return messages
 
         return async_to_sync(receive)()
 
@@ -169,10 +184,6 @@ class Table:
             self.game.refresh_from_db()
             self.check(position, response.content, "move answer")
         raise AssertionError("the game did not end")
-
-
-def _close_connections():
-    connections.close_all()
 
 
 def test_a_napad_game_leaks_nothing_to_any_seat(alice, bob, charlie):
