@@ -7,7 +7,8 @@ The page matrix is keyed by URL name, and a test fails when a URL name exists th
 matrix does not list (or the matrix lists one that is gone), so a new page cannot ship
 without someone deciding who may see it. The same holds for the API's operations, taken
 from its OpenAPI schema. The admin has its own tests (tests/site/test_permissions.py); login
-throttling is tested in tests/site/test_accounts.py (``test_login_is_throttled_*``).
+throttling is tested in tests/site/test_accounts.py (``test_it_throttles_*``), and
+``check --deploy`` with the production settings in tests/site/test_settings.py.
 
 Statuses: ``LOGIN`` is a redirect to the login page; a page that only takes POST answers a
 GET with 405; a table's pages answer 404 to those who may not see it (an invite-only

@@ -107,6 +107,11 @@ class Table:
                 "api game": self.api(position, "get", f"/api/games/{gid}"),
                 "api actions": self.api(position, "get", f"/api/games/{gid}/actions"),
                 "api log": self.api(position, "get", f"/api/games/{gid}/log"),
+                "api table": self.api(position, "get", f"/api/tables/{gid}"),
+                "api tables": self.api(position, "get", "/api/tables"),
+                "home": client.get("/"),
+                "lobby": client.get("/games/"),
+                "notifications": client.get("/notifications/"),
             }
             # Asking the replay for another seat's view while the game runs.
             other = (version + (position or 0) + 1) % self.game.seats_count
