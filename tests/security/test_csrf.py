@@ -11,13 +11,14 @@ import json
 
 import pytest
 from django.apps import apps
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 from test_authorisation_matrix import PAGES, _url
 
 from games.engines import get_engine
-from games.models import Game, Notification, Seat
+from games.models import Game, Notification, Ruleset, Seat
+from games.services.organisers import RULES_EDITORS
 
 # Pages that show a form on GET and take it by POST.
 FORMS = {
@@ -170,4 +171,29 @@ def test_the_api_with_the_session_cookie_needs_the_csrf_header(world, path):
     )
 
     assert response.status_code in (401, 403), response.content
+    assert _fingerprint(world) == before
+
+
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("admin:games_game_moderate", ("game", "extend")),
+        ("admin:games_game_moderate", ("game", "abort")),
+        ("admin:games_ruleset_clone", ("ruleset",)),
+        ("admin:logout", ()),
+    ],
+)
+def test_the_admins_own_posts_need_the_token_too(world, name, args):
+    staff = world["users"]["staff"]
+    staff.groups.add(Group.objects.get(name=RULES_EDITORS))
+    ruleset = Ruleset.objects.get(slug=world["ruleset_slug"], version=1)
+    values = {"game": world["game_id"], "ruleset": ruleset.pk}
+    url = reverse(name, args=[values.get(arg, arg) for arg in args])
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(staff)
+    before = _fingerprint(world)
+
+    response = browser.post(url, {"reason": "x", "hours": "5"})
+
+    assert response.status_code == 403
     assert _fingerprint(world) == before
