@@ -301,6 +301,19 @@ def test_the_scanner_finds_another_seats_view_served_to_a_seat(alice, bob, charl
         assert any("face-down card" in hit for hit in leaked_page)
         assert any("purse values of seat" in hit for hit in leaked_json)
         assert any("face-down card" in hit for hit in leaked_json)
+        # Bob travels in the Time Machine and hides under a car only he knows.
+        hidden = engine.from_json(game.state)
+        hidden["level"][table.bob_seat], hidden["car"][table.bob_seat] = "hidden", 1
+        Game.objects.filter(pk=game.pk).update(state=engine.to_json(hidden))
+        game.refresh_from_db()
+        alice_secrets = secrets_for(game, table.alice_seat)
+        honest = render_game_live(game, position=table.alice_seat, user=alice)
+        assert scan(honest, alice_secrets, where="honest") == []
+        bobs_page = render_game_live(game, position=table.bob_seat, user=bob)
+        assert "hidden Time Machine spot" in _categories(scan(bobs_page, alice_secrets, where="p"))
+        seen_by_bob = engine.view(hidden, table.bob_seat)
+        bobs_view = scan(json.dumps(seen_by_bob), alice_secrets, where="j")
+        assert any("hidden spot of seat" in hit for hit in bobs_view)
     # A spectator shown a seat's page is caught too; and the seed, wherever it turns up.
     spectator = secrets_for(game, None)
     assert scan(render_game_live(game, position=table.alice_seat, user=alice), spectator, where="s")
