@@ -27,8 +27,8 @@ from seckit import scan, secrets_for
 
 from games.broadcast import game_group
 from games.engines import get_engine
-from games.models import Game, Ruleset
-from games.rendering import render_game_live
+from games.models import Game, GameEvent, Ruleset
+from games.rendering import event_texts, render_game_live
 from games.services import play
 from games.services.api_tokens import api_token_create
 from games.services.rulesets import rulesets_install_defaults
@@ -291,6 +291,14 @@ def test_the_scanner_finds_another_seats_view_served_to_a_seat(alice, bob, charl
     leaked_state = scan(json.dumps(game.state), alice_secrets, where="state")
     assert leaked_page and leaked_json and leaked_state
     assert "serialised state" in _categories(leaked_state)
+    # A log that reads out every seat's private lines (what they drew, played face down...).
+    every_line = [
+        text
+        for event in GameEvent.objects.filter(game=game)
+        for text in event_texts(event, table.alice_seat, everything=True)
+    ]
+    leaked_log = scan("\n".join(every_line), alice_secrets, where="log")
+    assert "another seat's private log line" in _categories(leaked_log)
     if kind == "napad":
         assert "another seat's hand" in _categories(leaked_page)
         assert "another seat's hand" in _categories(leaked_json)
