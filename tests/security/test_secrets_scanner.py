@@ -112,6 +112,8 @@ class Table:
                 "home": client.get("/"),
                 "lobby": client.get("/games/"),
                 "notifications": client.get("/notifications/"),
+                # "Verify" replays the log against the seed's hash: not the seed itself.
+                "verify": client.post(f"/games/{gid}/verify"),
             }
             # Asking the replay for another seat's view while the game runs.
             other = (version + (position or 0) + 1) % self.game.seats_count
