@@ -50,13 +50,10 @@ def test_two_members_play_a_whole_napad_game(live_club, browser, tmp_path):
     for page in (alice, bob):
         expect(page.locator("#board .napad-board")).to_be_visible()
         expect(page.locator(".napad-seat")).to_have_count(2)
-    # The header with the seed's hash was drawn before the start and is not part of the live
-    # fragment: a second tab (the pages under test are never reloaded) reads it now.
-    tab = alice.context.new_page()
-    tab.goto(f"/games/{game_id}/")
-    seed_hash = tab.locator(".game__facts code.hash").inner_text().strip()
-    tab.close()
+    # The seed's hash reaches both open pages with the start, before anyone moves.
+    seed_hash = alice.locator("#game-status .seed-hash code.hash").inner_text().strip()
     assert re.fullmatch(r"[0-9a-f]{64}", seed_hash)
+    expect(bob.locator("#game-status .seed-hash code.hash")).to_have_text(seed_hash)
     wait_for_version(bob, live_version(alice))
 
     pages = {"alice": alice, "bob": bob}
