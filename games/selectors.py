@@ -14,7 +14,9 @@ CHAT_LINES = 30
 
 
 def _seats_prefetch() -> Prefetch:
-    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    return Prefetch(
+        "seats", queryset=Seat.objects.select_related("player__user").order_by("position")
+    )
 
 
 def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:

@@ -352,7 +352,8 @@ def ratings_leaderboard_data(kind: str, *, limit: int = 100) -> list[dict]:
 
 def game_expected_places_data(game: Game) -> list[dict]:
     """For the game page: each member's expected place before the game (1 = first)."""
-    seats = [s for s in game.seats.select_related("player__user") if s.player_id is not None]
+    # game.seats.all(): the game page prefetched them with their players and users.
+    seats = [s for s in game.seats.all() if s.player_id is not None]
     skills = {
         r.player_id: Skill(r.mu, r.sigma)
         for r in Rating.objects.filter(kind=game.kind, player_id__in=[s.player_id for s in seats])

@@ -209,8 +209,16 @@ def test_the_page_fragment_for_htmx(alice, bob):
 # the fragment's game, seats and log). The bounds leave no room for a query per move.
 # The turn clocks add a fixed few (games/services/clocks): on the page the clock panel's
 # leave, notices and "+24 h" lookups; on a move also the next decision's leave and clock row.
-PAGE_QUERIES = 8 + 3
+# 8 for the table, 3 for the clock panel, 2 for the ratings' expected places.
+PAGE_QUERIES = 8 + 3 + 2
 MOVE_QUERIES = 12 + 5
+
+
+def test_the_game_page_shows_the_places_the_ratings_expect(alice, bob):
+    game = napad_game(alice, bob)
+    page = _client(alice).get(f"/games/{game.pk}/").content.decode()
+    assert "The places the ratings expect" in page
+    assert page.count('class="expected-places"') == 1
 
 
 def test_the_game_page_costs_the_same_queries_early_and_late(
