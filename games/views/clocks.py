@@ -14,8 +14,6 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.models import Leave, Notification, Player
-from games.rendering import render_game_live
-from games.selectors import game_with_seats, table_access
 from games.services.clocks import ClockError, deadline_extend
 from games.services.clocks.leave import (
     LeaveError,
@@ -25,6 +23,8 @@ from games.services.clocks.leave import (
 )
 from games.services.notifications import notifications_mark_read
 from games.services.standing_orders import StandingOrderError, standing_order_set
+
+from .play import game_live_response
 
 NOTIFICATIONS_PER_PAGE = 30
 
@@ -108,36 +108,19 @@ def notifications_read(request: HttpRequest) -> HttpResponse:
     return redirect("notification_list")
 
 
-def _game_answer(request: HttpRequest, game_id: int, message: str, ok: bool) -> HttpResponse:
-    """HTMX: the fresh live fragment with the message (200, so htmx swaps it); a plain form:
-    the message and a redirect to the game page."""
-    if request.htmx:
-        game = game_with_seats(game_id)
-        if game is None:
-            raise Http404(_("There is no such table."))
-        access = table_access(game, request.user)
-        if not access.may_view:
-            raise Http404(_("There is no such table."))
-        return HttpResponse(
-            render_game_live(
-                game, position=access.position, request=request, message=message, message_ok=ok
-            )
-        )
-    (messages.success if ok else messages.error)(request, message)
-    return redirect("game_detail", game_id=game_id)
-
-
 @login_required
 @require_POST
 def deadline_extend_view(request: HttpRequest, game_id: int) -> HttpResponse:
     seat = request.POST.get("seat", "")
     if not seat.isdigit():
-        return _game_answer(request, game_id, _("Say whom to give more time."), False)
+        return game_live_response(
+            request, game_id, message=_("Say whom to give more time."), ok=False
+        )
     try:
         deadline_extend(game_id=game_id, user=request.user, position=int(seat))
     except ClockError as error:
-        return _game_answer(request, game_id, error.message, False)
-    return _game_answer(request, game_id, _("You gave them 24 more hours."), True)
+        return game_live_response(request, game_id, message=error.message, ok=False)
+    return game_live_response(request, game_id, message=_("You gave them 24 more hours."), ok=True)
 
 
 @login_required
@@ -145,7 +128,9 @@ def deadline_extend_view(request: HttpRequest, game_id: int) -> HttpResponse:
 def standing_order_set_view(request: HttpRequest, game_id: int) -> HttpResponse:
     index = request.POST.get("pile_index", "")
     if not index.isdigit():
-        return _game_answer(request, game_id, _("There is no such card on the pile."), False)
+        return game_live_response(
+            request, game_id, message=_("There is no such card on the pile."), ok=False
+        )
     try:
         order = standing_order_set(
             game_id=game_id,
@@ -154,7 +139,9 @@ def standing_order_set_view(request: HttpRequest, game_id: int) -> HttpResponse:
             choice=request.POST.get("choice", ""),
         )
     except StandingOrderError as error:
-        return _game_answer(request, game_id, error.message, False)
+        return game_live_response(request, game_id, message=error.message, ok=False)
     if order is None:
-        return _game_answer(request, game_id, _("You will be asked when that card resolves."), True)
-    return _game_answer(request, game_id, _("Standing order saved."), True)
+        return game_live_response(
+            request, game_id, message=_("You will be asked when that card resolves."), ok=True
+        )
+    return game_live_response(request, game_id, message=_("Standing order saved."), ok=True)

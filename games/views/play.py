@@ -46,7 +46,7 @@ def _visible_game(request: HttpRequest, game_id: int) -> tuple[Game, TableAccess
     return game, access
 
 
-def _live_response(
+def game_live_response(
     request: HttpRequest, game_id: int, *, message: str = "", ok: bool = True
 ) -> HttpResponse:
     """After a POST: HTMX gets the fresh live fragment with the message (always 200, so htmx
@@ -91,7 +91,7 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
         game = result.game
         access = table_access(game, request.user)
         return HttpResponse(render_game_live(game, position=access.position, request=request))
-    return _live_response(request, game_id, message=result.message, ok=result.ok)
+    return game_live_response(request, game_id, message=result.message, ok=result.ok)
 
 
 def _table_change(
@@ -106,11 +106,11 @@ def _table_change(
         try:
             change(game_id=game_id, user=request.user)
         except play.PlayError as error:
-            return _live_response(request, game_id, message=error.message, ok=False)
+            return game_live_response(request, game_id, message=error.message, ok=False)
         if plain_post_goes_to and not request.htmx:
             messages.success(request, str(done_message))
             return redirect(plain_post_goes_to)
-        return _live_response(request, game_id, message=str(done_message))
+        return game_live_response(request, game_id, message=str(done_message))
 
     view.__name__ = change.__name__
     return view
