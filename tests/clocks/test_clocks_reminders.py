@@ -219,3 +219,22 @@ def test_an_email_whose_sender_died_is_sent_by_a_later_sweep(
         sweep(now + timedelta(minutes=7), django_capture_on_commit_callbacks)
     assert len(mailoutbox) == 1
     assert ReminderSent.objects.get(game=game).email_sent_at is not None
+
+
+@pytest.mark.parametrize(
+    ("language", "left", "expected"),
+    [
+        ("en", timedelta(minutes=90), "90 minutes"),
+        ("en", timedelta(hours=5), "5 hours"),
+        ("en", timedelta(days=3, hours=4), "3 days 4 hours"),
+        ("pl", timedelta(hours=5), "5 godzin"),
+        ("pt", timedelta(days=2), "2 dias"),
+    ],
+)
+def test_time_left_reads_in_the_members_language(language, left, expected):
+    from django.utils import translation
+
+    from games.services.clocks.reminders import time_left_text
+
+    with translation.override(language):
+        assert time_left_text(left) == expected
