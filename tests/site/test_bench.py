@@ -76,6 +76,7 @@ def test_it_prints_every_section_with_numbers(tmp_path):
     assert sweep["games"] == 50
     assert sweep["found"] == {"reminders": 2, "timeouts": 2}
     assert _is_number(sweep["sweep_seconds"])
+    assert _is_number(sweep["beat_sweep_seconds"])
 
     # The readable table goes to stderr, so stdout stays one JSON document.
     assert "fan-out 5 sockets" in done.stderr and "ratio move/baseline" in done.stderr

@@ -207,12 +207,19 @@ def _table(report: dict) -> str:
         )
     sweep = report.get("sweep")
     if sweep:
+        due = sweep["due_reminders"] + sweep["due_timeouts"]
         rows.append(
             (
-                f"sweep ({sweep['database']})",
-                f"{sweep['sweep_seconds']} s over {sweep['games']:,} games, "
-                f"{sweep['due_reminders'] + sweep['due_timeouts']:,} due",
+                f"beat sweep: find + queue ({sweep['database']})",
+                f"{sweep['beat_sweep_seconds']} s over {sweep['games']:,} games, {due:,} due",
                 "< 1 s on PostgreSQL",
+            )
+        )
+        rows.append(
+            (
+                "acting on every due item, one process",
+                f"{sweep['sweep_seconds']} s ({sweep['sweep_ms_per_item']} ms per item)",
+                "",
             )
         )
     width = [max(len(row[column]) for row in rows) for column in range(3)] if rows else [0, 0, 0]
