@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import zoneinfo
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from functools import partial
@@ -34,6 +35,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from .broadcast import game_group, user_group
+from .models import Player
 from .rendering import render_chat, render_game_live
 from .selectors import game_with_seats, table_access
 from .services.presence import PRESENCE_REFRESH_SECONDS, presence_touch
@@ -79,6 +81,29 @@ class SharedRenders:
 shared_renders = SharedRenders(SHARED_RENDERS_SIZE)
 
 
+@database_sync_to_async
+def _member_locale(user) -> tuple[str, str]:
+    """The member's own language and time zone (their profile), for everything pushed to them:
+    no LocaleMiddleware runs for a socket's messages."""
+    player = Player.objects.filter(user=user).only("language", "time_zone").first()
+    if player is None:
+        return translation.get_language() or "en", "UTC"
+    return player.language or "en", player.time_zone or "UTC"
+
+
+@contextlib.contextmanager
+def _shown_in(locale: tuple[str, str]):
+    """Render in ``locale``. Each consumer runs in its own task, so this touches only its own
+    context, which asgiref carries into the worker thread that renders."""
+    language, time_zone = locale
+    try:
+        tz = zoneinfo.ZoneInfo(time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        tz = zoneinfo.ZoneInfo("UTC")
+    with translation.override(language), timezone.override(tz):
+        yield
+
+
 class NotificationConsumer(AsyncWebsocketConsumer):
     """The member's personal channel: pushes the bell (unread count) when news arrives."""
 
@@ -87,6 +112,7 @@ class NotificationConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
+        self.locale = await _member_locale(user)
         self.group = user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -96,7 +122,9 @@ class NotificationConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def user_notified(self, event: dict) -> None:
-        await self.send(text_data=await self._render_bell())
+        with _shown_in(self.locale):
+            html = await self._render_bell()
+        await self.send(text_data=html)
 
     @database_sync_to_async
     def _render_bell(self) -> str:
@@ -121,12 +149,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not await self._may_view():
             await self.close(code=4403)
             return
+        self.locale = await _member_locale(user)
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await sync_to_async(presence_touch)(self.game_id, user.pk)
         self._presence = asyncio.ensure_future(self._presence_keepalive(user.pk))
-        await self.send(text_data=await self._render())
+        with _shown_in(self.locale):
+            html = await self._render()
+        await self.send(text_data=html)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "_presence"):
@@ -149,8 +180,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_updated(self, event: dict) -> None:
         sent = event.get("sent")
-        # A message without a send id (from an older process) gets this socket's own render.
-        html = await self._render() if sent is None else await self._render_shared(sent)
+        with _shown_in(self.locale):
+            # A message without a send id (from an older process) gets this socket's own render.
+            html = await self._render() if sent is None else await self._render_shared(sent)
         if html:
             await self.send(text_data=html)
 

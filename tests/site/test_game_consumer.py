@@ -107,6 +107,32 @@ async def test_a_move_reaches_the_other_player_with_their_own_view(alice, bob, c
     await _close(waiter_socket, spectator_socket)
 
 
+async def test_each_socket_speaks_its_members_language(alice, bob, charlie):
+    from games.models import Player
+
+    await sync_to_async(Player.objects.filter(user=bob).update)(language="pl")
+    game = await sync_to_async(napad_game)(alice, bob)
+    bob_socket = await _socket(game.pk, bob)
+    alice_socket = await _socket(game.pk, alice)
+    assert (await bob_socket.connect())[0] is True
+    assert (await alice_socket.connect())[0] is True
+    on_connect = await bob_socket.receive_from(timeout=3)
+    assert "Twoja ręka" in on_connect and "Your hand" not in on_connect
+    assert "Your hand" in await alice_socket.receive_from(timeout=3)
+
+    mover = await sync_to_async(user_to_move)(game, [alice, bob])
+    action = await sync_to_async(first_legal)(game)
+    result = await sync_to_async(move_submit)(
+        game_id=game.pk, user=mover, action=json.dumps(action), expected_version=0
+    )
+    assert result.ok
+    pushed_to_bob = await bob_socket.receive_from(timeout=3)
+    pushed_to_alice = await alice_socket.receive_from(timeout=3)
+    assert "Twoja ręka" in pushed_to_bob and "Your hand" not in pushed_to_bob
+    assert "Your hand" in pushed_to_alice and "Twoja ręka" not in pushed_to_alice
+    await _close(bob_socket, alice_socket)
+
+
 # --- One update, many sockets: shared reads and renders (games/consumers.py) ---------------------
 
 
