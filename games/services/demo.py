@@ -19,6 +19,7 @@ from django.db import transaction
 from games.models import Ruleset
 
 from .accounts import user_sign_up
+from .leagues.demo import demo_league_ensure
 from .play import game_create, game_start, seat_join
 
 DEMO_MEMBERS = [
@@ -75,7 +76,7 @@ def demo_club_ensure() -> bool:
     path = _logins_file()
     path.write_text(json.dumps(logins))
     path.chmod(0o600)
-    _demo_leagues_create(users)
+    demo_league_ensure(list(users.values()))
     return True
 
 
@@ -110,12 +111,3 @@ def _demo_tables_create(users: dict) -> None:
         )
         seat_join(game_id=game.pk, user=carla)
         game_start(game_id=game.pk, user=bob)
-
-
-def _demo_leagues_create(users: dict) -> None:
-    """A league with a season in progress, when the leagues module offers a demo."""
-    try:
-        from games.services.leagues.demo import demo_league_ensure
-    except ImportError:
-        return
-    demo_league_ensure(list(users.values()))

@@ -1,0 +1,34 @@
+"""The demo club runclub creates on its first run: members with passwords that log in, tables
+under way with bots, an open table, and a league with a season in progress — once."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games.models import Game, League
+from games.services.demo import demo_club_ensure, demo_logins
+from games.services.rulesets import rulesets_install_defaults
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_creates_the_demo_club_once(settings, tmp_path):
+    settings.VAR_DIR = tmp_path
+    rulesets_install_defaults()
+    assert demo_club_ensure() is True
+    logins = demo_logins()
+    assert [username for username, _password in logins] == ["alice", "bob", "carla", "dan"]
+    username, password = logins[0]
+    assert Client().login(username=username, password=password)
+    assert (tmp_path / "demo_logins.json").stat().st_mode & 0o077 == 0
+    running = Game.objects.filter(status=Game.Status.RUNNING)
+    assert {game.kind for game in running} >= {"napad", "colt"}
+    assert any(seat.bot_kind for game in running for seat in game.seats.all())
+    assert Game.objects.filter(status=Game.Status.OPEN).exists()
+    assert League.objects.filter(seasons__status="running").exists()
+
+    games_before = Game.objects.count()
+    assert demo_club_ensure() is False
+    assert Game.objects.count() == games_before
+    assert demo_logins() == logins
