@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -21,6 +20,7 @@ from games.broadcast import game_updated_on_commit
 from games.engines import get_engine
 from games.models import Game, ModerationAction, Notification, Player, Seat, TurnClock
 from games.services.clocks.deadlines import clock_for, turn_clock_refresh
+from games.services.queueing import bot_move_queue_on_commit
 
 # A moderator may push a deadline this far at once; repeated extensions are audited.
 MAX_DEADLINE_EXTENSION = timedelta(days=30)
@@ -186,17 +186,6 @@ def deadline_extend(
     return record
 
 
-def _bot_move_queue_on_commit(game_id: int, version: int) -> None:
-    def queue() -> None:
-        from games.tasks import bot_move_play_task
-
-        bot_move_play_task.apply_async(
-            (game_id, version), countdown=getattr(settings, "NAPAD_BOT_MOVE_DELAY", 0)
-        )
-
-    transaction.on_commit(queue)
-
-
 def seat_to_bot(
     *, game_id: int, position: int, actor: AbstractBaseUser, bot_kind: str, reason: str = ""
 ) -> ModerationAction:
@@ -233,7 +222,7 @@ def seat_to_bot(
             },
         )
         if position in (game.to_move or []):
-            _bot_move_queue_on_commit(game.pk, game.version)
+            bot_move_queue_on_commit(game.pk, game.version)
         # A bot gets no reminders: the clock drops the ladder for this decision.
         turn_clock_refresh(game)
         game_updated_on_commit(game.pk, game.version)

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -29,6 +28,7 @@ from games.engines import ConfigError, IllegalAction, get_engine
 from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Ruleset, Seat
 from games.selectors import game_seats_attach, player_of
 from games.services.clocks import turn_clock_after_move, turn_clock_start
+from games.services.queueing import bot_move_queue_on_commit, task_queue_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -296,14 +296,7 @@ def _after_change_on_commit(game: Game, seats: list[Seat], to_move: list[int]) -
     game_updated_on_commit(game.pk, game.version)
     bots = {seat.position for seat in seats if seat.is_bot}
     if game.status == Game.Status.RUNNING and bots.intersection(to_move):
-        game_id, version = game.pk, game.version
-        transaction.on_commit(lambda: _bot_move_queue(game_id, version))
-
-
-def _bot_move_queue(game_id: int, version: int) -> None:
-    from games.tasks import bot_move_play_task
-
-    bot_move_play_task.apply_async((game_id, version), countdown=settings.NAPAD_BOT_MOVE_DELAY)
+        bot_move_queue_on_commit(game.pk, game.version)
 
 
 def _parse_action(action: Any) -> dict[str, Any]:
@@ -449,9 +442,7 @@ def _move_play(
 
 
 def _game_results_record_on_commit(game_id: int) -> None:
-    from games.tasks import game_results_record_task
-
-    transaction.on_commit(lambda: game_results_record_task.delay(game_id))
+    task_queue_on_commit("game_results_record_task", (game_id,))
 
 
 def _seats_score(result: dict[str, Any], seats: list[Seat]) -> None:

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from games.engines import get_engine
 from games.engines.simulator import simulate
 from games.models import Ruleset, SimulationRun
+from games.services.queueing import task_queue_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -146,12 +147,7 @@ def _validate_request(ruleset: Ruleset, games: int, players: int, bots: list[str
 
 
 def _queue_on_commit(run_id: int) -> None:
-    def queue() -> None:
-        from games.tasks import simulation_run_task
-
-        simulation_run_task.delay(run_id)
-
-    transaction.on_commit(queue)
+    task_queue_on_commit("simulation_run_task", (run_id,))
 
 
 def simulation_start(

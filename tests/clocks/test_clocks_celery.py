@@ -15,6 +15,7 @@ from clockkit import started_game, user_to_move
 from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
+from kombu import pools as kombu_pools
 
 from games.models import Game, GameEvent, TurnClock
 from games.tasks import turns_sweep_task
@@ -23,9 +24,10 @@ from napad_site.celery import app
 
 def _reset_connections() -> None:
     """Drop pooled broker connections so the next message uses the broker now configured."""
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
+    # app.pool is kombu's global pool for the broker URL: closing it without clearing kombu's
+    # registry would leave a closed pool behind for the next message ("Acquire on closed pool").
+    kombu_pools.reset()
+    app._pool = None
     app.amqp._producer_pool = None
 
 

@@ -43,7 +43,7 @@ SCAN_EVERY = 4
 @pytest.fixture(autouse=True)
 def _bots_played_here(monkeypatch):
     # Bot moves would go to Celery after each commit; the test plays them itself, in order.
-    monkeypatch.setattr(play, "_bot_move_queue", lambda game_id, version: None)
+    monkeypatch.setattr(play, "bot_move_queue_on_commit", lambda game_id, version: None)
     # A known seed, so each run deals (and the bots play) the same game.
     fixed = SimpleNamespace(token_hex=lambda nbytes: "5eed" * (nbytes // 2))
     monkeypatch.setattr(play, "secrets", fixed)

@@ -169,12 +169,15 @@ class Command(BaseCommand):
     def _fan_out_on_memory_broker(now, batch: int) -> dict:
         """Time what beat runs (find + queue one task per item), publishing real task
         messages to kombu's in-memory broker so no worker acts on this throwaway club."""
+        from kombu import pools as kombu_pools
+
         from napad_site.celery import app
 
         def reset() -> None:
-            if app._pool is not None:
-                app._pool.force_close_all()
-                app._pool = None
+            # app.pool is kombu's global pool for the broker URL: clear kombu's registry too,
+            # or the next message finds the closed pool ("Acquire on closed pool").
+            kombu_pools.reset()
+            app._pool = None
             app.amqp._producer_pool = None
 
         saved = app.conf.broker_url, app.conf.broker_transport_options, app.conf.task_always_eager

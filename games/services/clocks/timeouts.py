@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -27,6 +26,7 @@ from games.engines import get_engine
 from games.models import Game, GameEvent, Seat, StandingOrder
 
 from ..notifications import notification_send, table_notice_post
+from ..queueing import bot_move_queue_on_commit
 from .deadlines import clock_for, deadline_effective, decision_seat, turn_clock_refresh
 from .policy import clock_policy
 
@@ -55,16 +55,6 @@ def seat_consecutive_timeouts(game: Game, position: int, *, limit: int = 50) -> 
             break
         count += 1
     return count
-
-
-def _bot_move_queue_on_commit(game_id: int, version: int) -> None:
-    def queue() -> None:
-        from games.tasks import bot_move_play_task
-
-        delay = getattr(settings, "NAPAD_BOT_MOVE_DELAY", 0)
-        bot_move_play_task.apply_async((game_id, version), countdown=delay)
-
-    transaction.on_commit(queue)
 
 
 def seat_hand_to_bot(*, game: Game, seat: Seat, reason: str = "timeouts") -> None:
@@ -99,7 +89,7 @@ def seat_hand_to_bot(*, game: Game, seat: Seat, reason: str = "timeouts") -> Non
             key=f"seat_to_bot:{game.pk}:{seat.position}",
         )
     if seat.position in (game.to_move or []):
-        _bot_move_queue_on_commit(game.pk, game.version)
+        bot_move_queue_on_commit(game.pk, game.version)
 
 
 def seat_timeout_record(game: Game, position: int) -> Seat:
