@@ -159,7 +159,9 @@ class Command(BaseCommand):
 
     def _stop_children(self, children: dict[str, subprocess.Popen]) -> None:
         for child in children.values():
-            _signal_group(child, signal.SIGTERM)
+            # The leader only: Celery's worker then stops its own pool processes cleanly.
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + STOP_GRACE_SECONDS
         for child in children.values():
             remaining = max(0.0, deadline - time.monotonic())
