@@ -29,28 +29,44 @@ CHAT_TEMPLATE = "games/game_detail.html#chat"
 ANNOUNCE_TEMPLATE = "games/game_detail.html#announce"
 
 
-def event_text(event: dict[str, Any]) -> str:
-    """An engine event in words, in the viewer's language (the engine marks its texts)."""
+def event_text(event: dict[str, Any], names: dict[int, str] | None = None) -> str:
+    """An engine event in words, in the viewer's language (the engine marks its texts).
+
+    With ``names`` (seat → member), a gang named in the event gets its player's name beside
+    it: the engines know gangs, the table knows people.
+    """
     text = event.get("text", "")
+    args = event.get("args", {})
+    seat = args.get("seat") if isinstance(args, dict) else None
+    if names and isinstance(args.get("gang"), str) and seat in names:
+        args = {**args, "gang": f"{names[seat]} ({args['gang']})"}
     try:
-        return _(text) % event.get("args", {})
+        return _(text) % args
     except (KeyError, TypeError, ValueError):
         return text
 
 
 def event_texts(
-    game_event: GameEvent, position: int | None, *, everything: bool = False
+    game_event: GameEvent,
+    position: int | None,
+    *,
+    everything: bool = False,
+    names: dict[int, str] | None = None,
 ) -> list[str]:
     """What a viewer may read of one logged action: public events and their own private ones."""
-    texts = [event_text(event) for event in game_event.public_events]
+    texts = [event_text(event, names) for event in game_event.public_events]
     for event in game_event.private_events:
         if everything or (position is not None and position in event.get("private_to", ())):
-            texts.append(event_text(event))
+            texts.append(event_text(event, names))
     return texts
 
 
 def log_entries(
-    events: list[GameEvent], position: int | None, *, everything: bool = False
+    events: list[GameEvent],
+    position: int | None,
+    *,
+    everything: bool = False,
+    names: dict[int, str] | None = None,
 ) -> list[dict[str, Any]]:
     return [
         {
@@ -58,10 +74,15 @@ def log_entries(
             "seat": event.seat,
             "when": event.created_at,
             "by_clock": event.by_clock,
-            "texts": event_texts(event, position, everything=everything),
+            "texts": event_texts(event, position, everything=everything, names=names),
         }
         for event in events
     ]
+
+
+def seat_names(game: Game) -> dict[int, str]:
+    """Seat → the member's display name (or the bot), from the game's (prefetched) seats."""
+    return {seat.position: seat_name(seat) for seat in game.seats.all()}
 
 
 def duration_text(duration: timedelta) -> str:
@@ -249,7 +270,9 @@ def game_context(
         my_turn=position is not None and position in game.to_move,
         message=message,
         message_ok=message_ok,
-        log=log_entries(game_recent_events(game, limit=LOG_LINES), position),
+        log=log_entries(
+            game_recent_events(game, limit=LOG_LINES), position, names=context["names"]
+        ),
         turn_time_limit=duration_text(game.turn_time_limit),
         # Only the whole page's header shows them (and needs the ruleset): a fragment never
         # asks, so it costs nothing there.

@@ -21,6 +21,7 @@ from games.rendering import (
     log_entries,
     render_chat,
     render_game_live,
+    seat_names,
 )
 from games.selectors import (
     TableAccess,
@@ -128,7 +129,9 @@ game_cancel = _table_change(play.game_cancel, gettext_lazy("The table is cancell
 def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     game, access = _visible_game(request, game_id)
     everything = game.status == Game.Status.FINISHED
-    entries = log_entries(game_events(game), access.position, everything=everything)
+    entries = log_entries(
+        game_events(game), access.position, everything=everything, names=seat_names(game)
+    )
     return render(
         request,
         "games/game_log.html",
@@ -209,6 +212,6 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         seat_positions=seat_positions,
         finished=finished,
         engine_name=get_engine(game.kind).name,
-        log=log_entries(events[:step], position, everything=finished)[-1:],
+        log=log_entries(events[:step], position, everything=finished, names=context["names"])[-1:],
     )
     return render(request, "games/game_replay.html", context)

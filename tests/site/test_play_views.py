@@ -214,6 +214,19 @@ PAGE_QUERIES = 8 + 3 + 2
 MOVE_QUERIES = 12 + 5
 
 
+def test_the_log_names_the_member_beside_their_gang(alice, bob):
+    game = napad_game(alice, bob)
+    mover = user_to_move(game, [alice, bob])
+    action = first_legal(game)
+    seat = game.to_move[0]
+    gang = game.seats.get(position=seat).identity
+    assert play_one(game, [alice, bob]).ok
+    # The marker holder opens a round and may not pass: the first legal action is a play.
+    assert action["type"] == "play"
+    page = _client(alice).get(f"/games/{game.pk}/").content.decode()
+    assert f"{mover.player.display_name} ({gang}) send card" in page
+
+
 def test_the_game_page_shows_the_places_the_ratings_expect(alice, bob):
     game = napad_game(alice, bob)
     page = _client(alice).get(f"/games/{game.pk}/").content.decode()
