@@ -436,7 +436,7 @@ def _move_play(
         _game_results_record_on_commit(game.pk)
     # Turn clocks (games/services/clocks): the next decision's deadline and reminders, the
     # mover's consecutive timeouts, Colt Express standing orders once this commits.
-    turn_clock_after_move(game=game, seat=seat, by_member=user is not None)
+    turn_clock_after_move(game=game, seat=seat, by_member=user is not None, seats=seats)
     _after_change_on_commit(game, seats, to_move)
     return MoveResult(ok=True, message="", game=game, events=events)
 

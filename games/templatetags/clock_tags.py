@@ -25,7 +25,7 @@ def clock_panel(context) -> dict:
         "show": True,
         "game": game,
         "csrf_token": context.get("csrf_token"),
-        "on_leave": players_on_leave(game),
+        "on_leave": players_on_leave(game, seats=context.get("seats")),
         "notices": table_notices(game, limit=5),
         "extend_seat": extension_available(game, viewer, context.get("seats")),
         "orders": standing_orders_for(game, position) if position is not None else [],

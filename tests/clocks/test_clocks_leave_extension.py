@@ -10,8 +10,14 @@ from clockkit import seat_of, started_game, sweep, user_to_move
 from django.test import Client
 
 from games.models import DeadlineExtension, GameEvent, Leave, ReminderSent, TableNotice
+from games.selectors import game_seats_attach
 from games.services.clocks import ClockError, deadline_extend, leave_days_used, players_on_leave
-from games.services.clocks.leave import LeaveError, leave_cancel, leave_declare
+from games.services.clocks.leave import (
+    LeaveError,
+    leave_cancel,
+    leave_declare,
+    seat_leave_intervals,
+)
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # a Tuesday, noon UTC
 LIMIT = timedelta(hours=48)
@@ -82,6 +88,19 @@ def test_a_turn_that_starts_during_leave_waits_for_its_end(
     else:
         assert game.deadline == T0 + LIMIT
     assert [row["player"] for row in players_on_leave(game, T0)] == [alice.player]
+    # The game page passes the seats it has loaded: the same answer, without the join.
+    seats = game_seats_attach(game)
+    with_seats = players_on_leave(game, T0, seats=seats)
+    assert [(row["seat"], row["player"], row["leave"].pk) for row in with_seats] == [
+        (row["seat"], row["player"], row["leave"].pk) for row in players_on_leave(game, T0)
+    ]
+    assert players_on_leave(game, T0 + timedelta(days=5), seats=seats) == []
+    # The play service's turn clock likewise reads a seat's leave from the seats it holds.
+    for seat in seats:
+        assert seat_leave_intervals(game, seat.position, T0, seats=seats) == (
+            seat_leave_intervals(game, seat.position, T0)
+        )
+    assert seat_leave_intervals(game, seat_of(game, alice).position, T0, seats=seats)
 
 
 def test_the_sweep_respects_leave_the_deadline_did_not_know_of(

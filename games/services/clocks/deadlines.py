@@ -107,7 +107,7 @@ def _clock_schedule(game: Game, clock: TurnClock) -> None:
     clock.next_reminder_at = next_at
 
 
-def turn_clock_start(game: Game) -> None:
+def turn_clock_start(game: Game, seats: list[Seat] | None = None) -> None:
     """A new decision began (the game started or a move was applied): its clock starts now.
     Runs inside the play service's transaction, on every move, so it stays at two or three
     queries: the member's leave, the clock row, and the deadline only if leave moves it."""
@@ -115,7 +115,7 @@ def turn_clock_start(game: Game) -> None:
         TurnClock.objects.filter(game=game).delete()
         return
     started = game.deadline - game.turn_time_limit
-    intervals = seat_leave_intervals(game, game.to_move[0], started)
+    intervals = seat_leave_intervals(game, game.to_move[0], started, seats=seats)
     if intervals:
         deadline = clock_instant(started, game.turn_time_limit, intervals)
         Game.objects.filter(pk=game.pk, version=game.version).update(deadline=deadline)
@@ -146,14 +146,17 @@ def turn_clock_refresh(game: Game) -> None:
     game_updated_on_commit(game.pk, game.version)
 
 
-def turn_clock_after_move(*, game: Game, seat: Seat, by_member: bool) -> None:
+def turn_clock_after_move(
+    *, game: Game, seat: Seat, by_member: bool, seats: list[Seat] | None = None
+) -> None:
     """The play service's hook after each applied move (inside its transaction): the member's
     own move clears their consecutive timeouts; the next decision's clock starts; Colt
-    Express standing orders get their chance once the move is committed."""
+    Express standing orders get their chance once the move is committed. ``seats``: the
+    game's seats with their players, read in this transaction (spares a join)."""
     if by_member and seat.consecutive_timeouts:
         Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
         seat.consecutive_timeouts = 0
-    turn_clock_start(game)
+    turn_clock_start(game, seats=seats)
     if game.status == Game.Status.RUNNING:
         from games.services.standing_orders import standing_orders_apply_on_commit
 

@@ -66,9 +66,22 @@ def leave_intervals(player: Player | None, after: datetime) -> list[tuple[dateti
 
 
 def seat_leave_intervals(
-    game: Game, position: int, after: datetime
+    game: Game, position: int, after: datetime, seats: list[Seat] | None = None
 ) -> list[tuple[datetime, datetime]]:
-    """The leave of whoever holds seat ``position`` of ``game`` (one query; none for a bot)."""
+    """The leave of whoever holds seat ``position`` of ``game`` (one query; none for a bot).
+
+    ``seats``: the game's seats with their players, freshly read in the caller's transaction
+    (the play service has them): the leave is then read by the member's id, without a join,
+    and no query at all when a bot or nobody holds the seat."""
+    if seats is not None and all(Seat.player.is_cached(s) for s in seats):
+        seat = next((s for s in seats if s.position == position), None)
+        if seat is None or seat.bot_kind != "" or seat.player is None:
+            return []
+        player = seat.player
+        since = (after - timedelta(days=1)).date()
+        mine = Leave.objects.filter(player_id=player.pk, end__gte=since)
+        intervals = [leave_bounds(leave, player) for leave in mine]
+        return sorted((start, end) for start, end in intervals if end > after)
     leaves = Leave.objects.filter(
         player__seats__game=game,
         player__seats__position=position,
@@ -101,10 +114,33 @@ def player_on_leave(player: Player, now: datetime | None = None) -> Leave | None
     return Leave.objects.filter(player=player, start__lte=today, end__gte=today).first()
 
 
-def players_on_leave(game: Game, now: datetime | None = None) -> list[dict]:
+def players_on_leave(
+    game: Game, now: datetime | None = None, seats: list[Seat] | None = None
+) -> list[dict]:
     """Seated members of ``game`` on leave now: ``[{"seat", "player", "leave"}]`` for the game
-    page ("Alice is away until 12 May"). One query."""
+    page ("Alice is away until 12 May"). One query (none when no member is seated).
+
+    ``seats``: the game's seats with their players, when the page has them already: the leave
+    is then read by the members' ids, without joining the seats again."""
     now = now or timezone.now()
+    if seats is not None and all(Seat.player.is_cached(s) for s in seats):
+        seated: dict[int, list[Seat]] = {}
+        for seat in seats:
+            if seat.player_id is not None:
+                seated.setdefault(seat.player_id, []).append(seat)
+        if not seated:
+            return []
+        away = []
+        for leave in Leave.objects.filter(
+            player_id__in=list(seated),
+            start__lte=(now + timedelta(days=1)).date(),
+            end__gte=(now - timedelta(days=1)).date(),
+        ):
+            for seat in seated[leave.player_id]:
+                leave.player = seat.player
+                if leave.start <= player_today(seat.player, now) <= leave.end:
+                    away.append({"seat": seat.position, "player": seat.player, "leave": leave})
+        return sorted(away, key=lambda row: row["seat"])
     # A day of slack either side: "today" depends on each member's time zone.
     leaves = (
         Leave.objects.filter(
