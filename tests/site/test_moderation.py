@@ -254,6 +254,24 @@ def test_a_bot_seat_can_be_given_to_a_member(alice, charlie):
     assert seat.player == charlie.player and seat.bot_kind == ""
 
 
+def test_a_substitute_for_a_botted_seat_can_be_handed_to_a_bot_again(alice, bob, charlie):
+    from games.services.clocks.timeouts import seat_hand_to_bot
+
+    game = napad_game(alice, bob)
+    position = game.seats.get(player=bob.player).position
+    actor = moderator()
+    moderation.seat_to_bot(game_id=game.pk, position=position, actor=actor, bot_kind="random")
+    moderation.seat_to_substitute(
+        game_id=game.pk, position=position, actor=actor, substitute=charlie.player
+    )
+    seat = game.seats.get(position=position)
+    assert seat.player == charlie.player and seat.bot_kind == ""
+    # The substitute runs out of time too often: the clock's stand-in takes the seat again.
+    seat_hand_to_bot(game=game, seat=seat)
+    seat.refresh_from_db()
+    assert seat.bot_kind != "" and seat.replaced_by_bot
+
+
 def test_moderation_through_the_admin_buttons(alice, bob, charlie):
     game = napad_game(alice, bob)
     max_ = moderator()

@@ -62,7 +62,9 @@ def seat_hand_to_bot(*, game: Game, seat: Seat, reason: str = "timeouts") -> Non
     Runs inside the caller's transaction."""
     engine = get_engine(game.kind)
     bot_kind = BOT_STAND_IN if BOT_STAND_IN in engine.bots else next(iter(engine.bots))
-    updated = Seat.objects.filter(pk=seat.pk, replaced_by_bot=False).update(
+    # Claimed while a member still plays the seat: a substitute who took over a seat a bot
+    # once held (replaced_by_bot stays set for the league) can still be handed to one.
+    updated = Seat.objects.filter(pk=seat.pk, bot_kind="").update(
         bot_kind=bot_kind, replaced_by_bot=True
     )
     if not updated:
