@@ -20,64 +20,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.engines import get_engine
-from games.models import Game, GameEvent, Seat
+from games.gamelog import log_entries
+from games.models import Game, Seat
 from games.selectors import game_chat, game_recent_events
 
 LOG_LINES = 20
 LIVE_TEMPLATE = "games/game_detail.html#live"
 CHAT_TEMPLATE = "games/game_detail.html#chat"
 ANNOUNCE_TEMPLATE = "games/game_detail.html#announce"
-
-
-def event_text(event: dict[str, Any], names: dict[int, str] | None = None) -> str:
-    """An engine event in words, in the viewer's language (the engine marks its texts).
-
-    With ``names`` (seat → member), a gang named in the event gets its player's name beside
-    it: the engines know gangs, the table knows people.
-    """
-    text = event.get("text", "")
-    args = event.get("args", {})
-    seat = args.get("seat") if isinstance(args, dict) else None
-    if names and isinstance(args.get("gang"), str) and seat in names:
-        args = {**args, "gang": f"{names[seat]} ({args['gang']})"}
-    try:
-        return _(text) % args
-    except (KeyError, TypeError, ValueError):
-        return text
-
-
-def event_texts(
-    game_event: GameEvent,
-    position: int | None,
-    *,
-    everything: bool = False,
-    names: dict[int, str] | None = None,
-) -> list[str]:
-    """What a viewer may read of one logged action: public events and their own private ones."""
-    texts = [event_text(event, names) for event in game_event.public_events]
-    for event in game_event.private_events:
-        if everything or (position is not None and position in event.get("private_to", ())):
-            texts.append(event_text(event, names))
-    return texts
-
-
-def log_entries(
-    events: list[GameEvent],
-    position: int | None,
-    *,
-    everything: bool = False,
-    names: dict[int, str] | None = None,
-) -> list[dict[str, Any]]:
-    return [
-        {
-            "seq": event.seq,
-            "seat": event.seat,
-            "when": event.created_at,
-            "by_clock": event.by_clock,
-            "texts": event_texts(event, position, everything=everything, names=names),
-        }
-        for event in events
-    ]
 
 
 def seat_names(game: Game) -> dict[int, str]:

@@ -15,8 +15,9 @@ from django.utils.translation import gettext as _
 from ninja import Query, Router, Status
 
 from games.engines import get_engine
+from games.gamelog import log_entries
 from games.models import Game, GameEvent
-from games.rendering import action_key, log_entries
+from games.rendering import action_key
 from games.selectors import TableAccess
 from games.services import play
 

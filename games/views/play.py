@@ -14,11 +14,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.engines import EngineError, get_engine
+from games.gamelog import log_entries
 from games.models import Game
 from games.rendering import (
     board_context,
     game_context,
-    log_entries,
     render_chat,
     render_game_live,
     seat_names,

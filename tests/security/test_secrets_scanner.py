@@ -27,8 +27,9 @@ from seckit import scan, secrets_for
 
 from games.broadcast import game_group
 from games.engines import get_engine
+from games.gamelog import event_texts
 from games.models import Game, GameEvent, Ruleset
-from games.rendering import event_texts, render_game_live
+from games.rendering import render_game_live
 from games.services import play
 from games.services.api_tokens import api_token_create
 from games.services.rulesets import rulesets_install_defaults

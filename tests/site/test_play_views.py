@@ -11,8 +11,8 @@ from django.utils.html import escape
 from playkit import first_legal, napad_game, napad_ruleset, play_one, play_to_end, user_to_move
 
 from games.engines import get_engine
+from games.gamelog import event_text
 from games.models import ChatMessage, Game, GameEvent, Ruleset
-from games.rendering import event_text
 from games.selectors import game_events
 from games.services.play import game_create, game_start, seat_join
 from games.services.replay import game_replay_state
