@@ -69,15 +69,23 @@
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (data) {
         if (!response.ok) {
-          throw new Error(data.error || "");
+          throw told(data.error || section.getAttribute("data-text-failed"));
         }
         return data;
       });
     });
   }
 
+  // An error whose message is for the member (the club's answer, a refused permission);
+  // anything else the browser throws gets the plain "That did not work".
+  function told(message) {
+    var error = new Error(message);
+    error.forMember = true;
+    return error;
+  }
+
   function failed(error) {
-    if (error && error.message) {
+    if (error && error.forMember) {
       status.textContent = error.message;
     } else {
       say("failed");
@@ -88,8 +96,9 @@
     return navigator.serviceWorker.ready;
   }
 
-  // What this browser has now: on (a subscription the club lists), or off.
-  function refresh() {
+  // What this browser has now: on (a subscription the club lists), or off. ``quiet``: leave
+  // the status line alone (it says why the last attempt failed).
+  function refresh(quiet) {
     return registration()
       .then(function (reg) { return reg.pushManager.getSubscription(); })
       .then(function (subscription) {
@@ -105,13 +114,11 @@
         });
       })
       .then(function (on) {
-        if (Notification.permission === "denied") {
-          say("denied");
-          show(false, on);
-        } else {
-          say(on ? "on" : "off");
-          show(!on, on);
+        var denied = Notification.permission === "denied";
+        if (!quiet) {
+          say(denied ? "denied" : on ? "on" : "off");
         }
+        show(!on && !denied, on);
       });
   }
 
@@ -122,7 +129,7 @@
     Notification.requestPermission()
       .then(function (permission) {
         if (permission !== "granted") {
-          throw new Error(section.getAttribute("data-text-denied"));
+          throw told(section.getAttribute("data-text-denied"));
         }
         return registration();
       })
@@ -148,7 +155,7 @@
       })
       .catch(function (error) {
         failed(error);
-        refresh();
+        refresh(true);
       });
   }
 
@@ -171,7 +178,7 @@
       })
       .catch(function (error) {
         failed(error);
-        refresh();
+        refresh(true);
       });
   }
 

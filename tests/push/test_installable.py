@@ -109,4 +109,4 @@ def test_the_offline_page_speaks_the_members_language(alice):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "pt"
     portuguese = client.get("/offline/")
     assert portuguese["Content-Language"] == "pt"
-    assert "Está sem ligação" in portuguese.content.decode()
+    assert "Está sem ligação — os seus jogos estarão aqui quando voltar." in portuguese.content.decode()

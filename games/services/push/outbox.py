@@ -28,6 +28,7 @@ from ..queueing import task_queue_on_commit
 from .devices import push_devices_exist
 
 TURN_KIND = "your_turn"
+TURN_TEXT = gettext_noop("Game #%(game)s is waiting for your move.")
 # A notice that could not go out within a day (quiet hours, a push service away) is dropped.
 NOTICE_TTL = timedelta(hours=24)
 # Bell notifications whose push the reminder ladder owes itself, with its own ledger.
@@ -95,7 +96,7 @@ def turn_push_owe(game: Game, seats: list[Seat], mover: Seat | None = None) -> N
         player=seat.player,
         game=game,
         kind=TURN_KIND,
-        text=gettext_noop("Game #%(game)s is waiting for your move."),
+        text=TURN_TEXT,
         args={"game": game.pk},
         key=f"turn:{game.pk}:{game.version}:{seat.position}",
         decision_version=game.version,
