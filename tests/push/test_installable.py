@@ -98,15 +98,16 @@ def test_the_service_worker_covers_the_whole_site_and_keeps_only_the_offline_pag
     assert all(url.startswith(settings.STATIC_URL) for url in config["assets"])
     assert script.count("cache.put(") == 1 and "cache.put(CONFIG.offline" in script
     # Only navigations that fail are answered from the cache.
-    assert 'fetch(request).catch(() => offlinePage())' in script
+    assert "fetch(request).catch(() => offlinePage())" in script
 
 
 def test_the_offline_page_speaks_the_members_language(alice):
     client = Client()
     client.force_login(alice)
-    english = client.get("/offline/")
-    assert "You are offline — your games will be here when you are back." in english.content.decode()
+    english = client.get("/offline/").content.decode()
+    assert "You are offline — your games will be here when you are back." in english
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "pt"
     portuguese = client.get("/offline/")
     assert portuguese["Content-Language"] == "pt"
-    assert "Está sem ligação — os seus jogos estarão aqui quando voltar." in portuguese.content.decode()
+    text = portuguese.content.decode()
+    assert "Está sem ligação — os seus jogos estarão aqui quando voltar." in text

@@ -131,9 +131,12 @@ def test_a_browser_turning_push_off_is_forgotten(alice_client, push_service):
     )
     assert response.json() == {"removed": True}
     assert not PushSubscription.objects.exists()
-    assert alice_client.post(
-        "/accounts/push/devices/forget", b"[]", content_type="application/json"
-    ).status_code == 400
+    assert (
+        alice_client.post(
+            "/accounts/push/devices/forget", b"[]", content_type="application/json"
+        ).status_code
+        == 400
+    )
 
 
 def test_device_changes_need_a_member_and_a_csrf_token(alice, push_service):

@@ -8,7 +8,7 @@ import json
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from napad_site.vapid import public_key_of, private_key_load, vapid_keys, vapid_pair_generate
+from napad_site.vapid import private_key_load, public_key_of, vapid_keys, vapid_pair_generate
 
 
 @pytest.fixture
