@@ -329,3 +329,23 @@ def test_table_notices_on_the_bell_go_by_push(
         "url": f"/games/{game.pk}/",
         "tag": f"game-{game.pk}",
     }
+
+
+def test_a_move_that_leaves_its_member_to_move_again_owes_them_nothing(
+    alice, bob, device, push_service
+):
+    # (Colt Express: a double turn, or the next Stealin' choice.) The member is acting.
+    from games.selectors import game_seats_attach
+    from games.services.push.outbox import turn_push_owe
+
+    game = started_game(alice, bob)
+    member = user_to_move(game, [alice, bob])
+    device(member, "phone")
+    seats = game_seats_attach(game)
+    own = next(s for s in seats if s.player.user_id == member.pk)
+    other = next(s for s in seats if s.pk != own.pk)
+    assert own.push_devices and not other.push_devices
+    turn_push_owe(game, seats, mover=own)
+    assert _outcomes(member.player) == []
+    turn_push_owe(game, seats, mover=other)
+    assert _outcomes(member.player) == [("your_turn", "")]
