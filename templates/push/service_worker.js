@@ -110,23 +110,22 @@ self.addEventListener("push", (event) => {
 async function openOrFocus(url) {
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const target = new URL(url);
-  const same = windows.find((client) => {
-    const open = new URL(client.url);
-    return open.origin === target.origin && open.pathname === target.pathname;
-  });
+  const site = windows.filter((client) => new URL(client.url).origin === target.origin);
+  // The game is open already: bring that window to the front.
+  const same = site.find((client) => new URL(client.url).pathname === target.pathname);
   if (same) {
     return same.focus();
   }
-  for (const client of windows) {
-    if (new URL(client.url).origin === target.origin && "navigate" in client) {
-      try {
-        const moved = await client.navigate(url);
-        if (moved) {
-          return moved.focus();
-        }
-      } catch (error) {
-        // A window this worker does not control cannot be sent elsewhere: open one.
-      }
+  // Another page of the club is open: show the game there.
+  for (const client of site) {
+    let moved = null;
+    try {
+      moved = await client.navigate(url);
+    } catch (error) {
+      moved = null;  // a window this worker does not control cannot be sent elsewhere
+    }
+    if (moved) {
+      return moved.focus();
     }
   }
   return self.clients.openWindow(url);

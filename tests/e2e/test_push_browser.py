@@ -197,6 +197,84 @@ _COUNT_PROMPTS = """(() => {
 })();"""
 
 
+# Inside the worker: a browser lets a worker focus or open a window only from a real click on
+# a notification, which headless Chromium cannot make. So the three calls that need that click
+# are recorded instead, and the worker's own "notificationclick" handler is run on the real
+# notification, with the real list of open windows.
+_RECORD_WINDOW_CALLS = """() => {
+  self.__calls = [];
+  const path = (url) => new URL(url).pathname;
+  WindowClient.prototype.focus = function () {
+    self.__calls.push(["focus", path(this.url)]);
+    return Promise.resolve(this);
+  };
+  WindowClient.prototype.navigate = function (url) {
+    self.__calls.push(["navigate", path(this.url), path(url)]);
+    return Promise.resolve(this);
+  };
+  self.clients.openWindow = (url) => {
+    self.__calls.push(["open", path(url)]);
+    return Promise.resolve(null);
+  };
+}"""
+
+_CLICK = """async (tag) => {
+  self.__calls = [];
+  const [shown] = (await self.registration.getNotifications()).filter(n => n.tag === tag);
+  try {
+    self.dispatchEvent(new NotificationEvent("notificationclick", {notification: shown}));
+  } catch (error) {
+    // waitUntil() refuses an event the browser did not make; the handler has run by then.
+  }
+}"""
+
+
+def _click(page: Page, worker, tag: str) -> list:
+    worker.evaluate(_CLICK, tag)
+    return _wait_until(page, lambda: worker.evaluate("self.__calls"), f"clicking {tag} acts")
+
+
+def _deliver(cdp, live_club, registration: str, payload: dict) -> None:
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": live_club.base, "registrationId": registration, "data": json.dumps(payload)},
+    )
+
+
+def test_clicking_the_notification_focuses_the_game_or_opens_it(live_club, browser):
+    page = _sign_up(live_club, browser, "erin")
+    page.context.grant_permissions(["notifications"], origin=live_club.base)
+    scope = _worker_ready(page)
+    cdp, registration = _worker_session(page, scope)
+    worker = _wait_until(page, lambda: page.context.service_workers, "the worker is seen")[0]
+    worker.evaluate(_RECORD_WINDOW_CALLS)
+    payload = {"title": "Your turn", "body": "…", "url": "/games/7/", "tag": "game-7"}
+
+    # The game is open in a window: that window comes to the front.
+    page.goto("/games/7/")
+    _deliver(cdp, live_club, registration, payload)
+    _wait_until(page, lambda: page.evaluate(_NOTIFICATIONS), "the notification is shown")
+    assert _click(page, worker, "game-7") == [["focus", "/games/7/"]]
+    # The click closed the notification.
+    assert page.evaluate(_NOTIFICATIONS) == []
+
+    # Another page of the club is open: it is sent to the game.
+    page.goto("/accounts/profile/")
+    _deliver(cdp, live_club, registration, payload)
+    _wait_until(page, lambda: page.evaluate(_NOTIFICATIONS), "the notification is shown")
+    assert _click(page, worker, "game-7") == [
+        ["navigate", "/accounts/profile/", "/games/7/"],
+        ["focus", "/accounts/profile/"],
+    ]
+
+    # No window of the club: one is opened on the game.
+    _deliver(cdp, live_club, registration, payload)
+    _wait_until(page, lambda: page.evaluate(_NOTIFICATIONS), "the notification is shown")
+    worker.evaluate("() => { self.clients.matchAll = async () => []; }")
+    assert _click(page, worker, "game-7") == [["open", "/games/7/"]]
+    page.context.close()
+
+
 def test_the_browser_asks_to_notify_only_when_the_member_turns_push_on(
     live_club, browser, tmp_path
 ):

@@ -191,7 +191,7 @@ class Table:
                 socket = WebsocketCommunicator(
                     application, f"/ws/games/{self.game.pk}/", [*headers, (b"cookie", cookie)]
                 )
-                connected, _code = await socket.connect()
+                connected, _code = await socket.connect(timeout=30)
                 assert connected
                 sockets[position] = socket
             messages = {p: [await s.receive_from(timeout=5)] for p, s in sockets.items()}
