@@ -1,6 +1,6 @@
-"""Fixtures for the Web Push tests: a push service on loopback the site may post to, eager
-Celery (a push owed is sent by its task once the transaction commits), and ``device(user)``:
-a member turning push on in a new browser, through the profile's endpoint as its script does.
+"""Fixtures for the Web Push tests: a push service on loopback the site may post to, and
+``device(user)``: a member turning push on in a new browser, through the profile's endpoint
+as its script does. (``eager_celery``, in tests/conftest.py, sends a push owed by its task.)
 """
 
 from __future__ import annotations
@@ -22,15 +22,6 @@ def push_service(settings):
     settings.NAPAD_PUSH_SERVICES = [*settings.NAPAD_PUSH_SERVICES, LOOPBACK_PATTERN]
     with LoopbackPushService() as service:
         yield service
-
-
-@pytest.fixture
-def eager_celery():
-    from napad_site.celery import app
-
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
 
 
 @pytest.fixture

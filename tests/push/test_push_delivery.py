@@ -24,8 +24,11 @@ from games.services.presence import presence_leave, presence_touch
 from games.services.push.sending import push_message_send
 
 
-def _other(game, users, member):
-    return next(u for u in users if u.pk != member.pk)
+def _table(alice, bob, **options):
+    """A started two-seat table: the game, the member to move, the member waiting."""
+    game = started_game(alice, bob, **options)
+    mover = user_to_move(game, [alice, bob])
+    return game, mover, (alice if mover.pk == bob.pk else bob)
 
 
 def _outcomes(player) -> list[tuple[str, str]]:
@@ -42,9 +45,7 @@ def _sweep(capture, now=None):
 def test_it_pushes_your_turn_encrypted_for_the_members_browser(
     alice, bob, device, push_service, eager_celery, django_capture_on_commit_callbacks
 ):
-    game = started_game(alice, bob)
-    mover = user_to_move(game, [alice, bob])
-    waiting = _other(game, [alice, bob], mover)
+    game, mover, waiting = _table(alice, bob)
     keys = device(waiting, "waiting-phone")
     device(mover, "mover-phone")
 
@@ -72,9 +73,7 @@ def test_it_pushes_your_turn_encrypted_for_the_members_browser(
 def test_the_push_speaks_the_language_the_member_has_when_it_is_sent(
     alice, bob, device, push_service, django_capture_on_commit_callbacks
 ):
-    game = started_game(alice, bob)
-    mover = user_to_move(game, [alice, bob])
-    waiting = _other(game, [alice, bob], mover)
+    game, mover, waiting = _table(alice, bob)
     keys = device(waiting, "phone")
     play_first_legal(game)  # owed now; sent by the sweep below
     waiting.player.language = "pl"
@@ -91,9 +90,7 @@ def test_the_push_speaks_the_language_the_member_has_when_it_is_sent(
 def test_a_subscription_the_push_service_says_is_gone_is_deleted(
     gone, alice, bob, device, push_service, eager_celery, django_capture_on_commit_callbacks
 ):
-    game = started_game(alice, bob)
-    mover = user_to_move(game, [alice, bob])
-    waiting = _other(game, [alice, bob], mover)
+    game, mover, waiting = _table(alice, bob)
     device(waiting, "old-phone")
     keys = device(waiting, "new-phone")
     push_service.answer("old-phone", gone)
@@ -123,9 +120,7 @@ def test_a_subscription_the_push_service_says_is_gone_is_deleted(
 def test_no_push_while_the_game_is_open_on_the_members_screen(
     alice, bob, device, push_service, eager_celery, django_capture_on_commit_callbacks
 ):
-    game = started_game(alice, bob)
-    mover = user_to_move(game, [alice, bob])
-    waiting = _other(game, [alice, bob], mover)
+    game, mover, waiting = _table(alice, bob)
     keys = device(waiting, "phone")
     presence_touch(game.pk, waiting.pk)
 
@@ -156,9 +151,7 @@ def test_in_quiet_hours_the_push_waits_for_their_end(
     start = datetime(2026, 12, 1, 21, 30, tzinfo=UTC)  # 22:30 in Warsaw
     quiet_end = datetime(2026, 12, 2, 6, 0, tzinfo=UTC)  # 07:00 in Warsaw
     with time_machine.travel(start, tick=False) as traveller:
-        game = started_game(alice, bob, limit=timedelta(hours=24))
-        mover = user_to_move(game, [alice, bob])
-        waiting = _other(game, [alice, bob], mover)
+        game, mover, waiting = _table(alice, bob, limit=timedelta(hours=24))
         keys = device(waiting, "phone")
         _quiet(waiting, time(22, 0), time(7, 0))
         with django_capture_on_commit_callbacks(execute=True):
@@ -180,9 +173,7 @@ def test_a_push_whose_decision_ends_within_the_quiet_hours_never_sounds(
 ):
     start = datetime(2026, 12, 1, 21, 30, tzinfo=UTC)  # 22:30 in Warsaw, quiet until 07:00
     with time_machine.travel(start, tick=False) as traveller:
-        game = started_game(alice, bob, limit=timedelta(hours=2))
-        mover = user_to_move(game, [alice, bob])
-        waiting = _other(game, [alice, bob], mover)
+        game, mover, waiting = _table(alice, bob, limit=timedelta(hours=2))
         device(waiting, "phone")
         _quiet(waiting, time(22, 0), time(7, 0))
         with django_capture_on_commit_callbacks(execute=True):
@@ -196,9 +187,7 @@ def test_a_push_whose_decision_ends_within_the_quiet_hours_never_sounds(
 def test_each_decision_is_pushed_once_whoever_sends_it(
     alice, bob, device, push_service, eager_celery, django_capture_on_commit_callbacks
 ):
-    game = started_game(alice, bob)
-    mover = user_to_move(game, [alice, bob])
-    waiting = _other(game, [alice, bob], mover)
+    game, mover, waiting = _table(alice, bob)
     device(waiting, "phone")
     with django_capture_on_commit_callbacks(execute=True):
         play_first_legal(game)
@@ -214,9 +203,7 @@ def test_each_decision_is_pushed_once_whoever_sends_it(
 def test_what_falls_due_together_for_one_game_goes_out_as_one_push(
     alice, bob, device, push_service, django_capture_on_commit_callbacks
 ):
-    game = started_game(alice, bob)
-    mover = user_to_move(game, [alice, bob])
-    waiting = _other(game, [alice, bob], mover)
+    game, mover, waiting = _table(alice, bob)
     keys = device(waiting, "phone")
     with django_capture_on_commit_callbacks(execute=True):
         play_first_legal(game)  # "your turn", owed
@@ -235,9 +222,7 @@ def test_what_falls_due_together_for_one_game_goes_out_as_one_push(
 def test_a_decision_made_before_its_push_went_out_is_not_pushed(
     alice, bob, device, push_service, django_capture_on_commit_callbacks
 ):
-    game = started_game(alice, bob)
-    mover = user_to_move(game, [alice, bob])
-    waiting = _other(game, [alice, bob], mover)
+    game, mover, waiting = _table(alice, bob)
     device(waiting, "phone")
     with django_capture_on_commit_callbacks(execute=True):
         play_first_legal(game)  # owed to the waiting member...
@@ -250,9 +235,7 @@ def test_a_decision_made_before_its_push_went_out_is_not_pushed(
 def test_a_push_service_that_is_away_is_tried_again_and_reaches_each_device_once(
     alice, bob, device, push_service, eager_celery, django_capture_on_commit_callbacks
 ):
-    game = started_game(alice, bob)
-    mover = user_to_move(game, [alice, bob])
-    waiting = _other(game, [alice, bob], mover)
+    game, mover, waiting = _table(alice, bob)
     device(waiting, "phone")
     device(waiting, "laptop")
     push_service.answer("laptop", 503, 201)
@@ -317,9 +300,7 @@ def test_a_reminder_sent_to_the_bell_only_in_quiet_hours_is_not_pushed(
 def test_table_notices_on_the_bell_go_by_push(
     alice, bob, device, push_service, eager_celery, django_capture_on_commit_callbacks
 ):
-    game = started_game(alice, bob)
-    mover = user_to_move(game, [alice, bob])
-    waiting = _other(game, [alice, bob], mover)
+    game, mover, waiting = _table(alice, bob)
     keys = device(mover, "phone")
     with django_capture_on_commit_callbacks(execute=True):
         deadline_extend(game_id=game.pk, user=waiting, position=game.to_move[0])
