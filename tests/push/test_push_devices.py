@@ -73,6 +73,8 @@ def test_a_browser_shared_by_two_members_pushes_to_whoever_turned_it_on_last(
         ({"endpoint": "LOOPBACK", "keys": {"p256dh": "AAAA", "auth": "AAAA"}}, "cannot use"),
         ({"endpoint": "LOOPBACK", "keys": {"p256dh": "!!", "auth": "x"}}, "cannot use"),
         ({"endpoint": "LOOPBACK"}, "cannot use"),
+        # 65 bytes that start like a key but are no point of the curve.
+        ({"endpoint": "LOOPBACK", "keys": {"p256dh": "BA" + "A" * 85, "auth": "A" * 22}}, "use"),
     ],
 )
 def test_a_subscription_the_site_cannot_use_is_refused_and_nothing_is_stored(

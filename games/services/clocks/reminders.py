@@ -1,6 +1,7 @@
 """The reminder ladder: at set shares of the turn time (default 50 %, 80 %, 95 %) the member
 who must act is reminded through the channels they chose — a site notification (the bell,
-pushed live to every page they have open) and an email.
+pushed live to every page they have open), an email, and Web Push to the devices they turned
+it on in (a push owed in the same transaction: games/services/push/).
 
 Exactly once: a step is *claimed* by a conditional UPDATE on the clock (``version`` and
 ``next_step`` unchanged, row count 1) and recorded in the unique ``ReminderSent`` ledger in the
@@ -11,7 +12,7 @@ Never spam: a sweep that finds several steps due (a deferred or late sweep) send
 latest one. Not while the member has the game open (``presence``). Not in their quiet hours:
 the step waits for the end of the quiet hours if that is still before the deadline; if the
 deadline falls inside the quiet hours it is sent at once, but only through the silent site
-channel (bell), never by email.
+channel (bell), never by email or push.
 """
 
 from __future__ import annotations

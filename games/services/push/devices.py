@@ -14,6 +14,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -58,6 +59,16 @@ def _key(value: Any, length: int, *, first: int | None = None) -> str:
     return value.strip()
 
 
+def _browser_key(value: Any) -> str:
+    """The browser's P-256 public key: 65 bytes, uncompressed, and a point on the curve."""
+    key = _key(value, 65, first=4)
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), b64url_decode(key))
+    except ValueError:
+        raise PushDeviceError(_("The browser sent a subscription the site cannot use.")) from None
+    return key
+
+
 def subscription_parse(data: Any) -> tuple[str, str, str]:
     """``(endpoint, p256dh, auth)`` from a browser's ``PushSubscription.toJSON()``."""
     if not isinstance(data, dict):
@@ -68,8 +79,8 @@ def subscription_parse(data: Any) -> tuple[str, str, str]:
         raise PushDeviceError(_("The browser sent a subscription the site cannot use."))
     if len(endpoint) > MAX_ENDPOINT or not endpoint_allowed(endpoint):
         raise PushDeviceError(_("This browser's push service is not one the club can use."))
-    # p256dh: an uncompressed P-256 point (65 bytes, 0x04 first); auth: 16 random bytes.
-    return endpoint, _key(keys.get("p256dh"), 65, first=4), _key(keys.get("auth"), 16)
+    # p256dh: the browser's public key; auth: 16 random bytes.
+    return endpoint, _browser_key(keys.get("p256dh")), _key(keys.get("auth"), 16)
 
 
 _BROWSERS = (

@@ -110,6 +110,10 @@ def push_deliver(device: PushSubscription, payload: str, *, ttl: int, topic: str
     except requests.RequestException as error:
         logger.warning("push device %s: push service unreachable (%s)", device.pk, error)
         return None
+    except (ValueError, TypeError):
+        # Keys the payload cannot be encrypted for: this device can never be reached.
+        logger.warning("push device %s: unusable subscription keys", device.pk)
+        return 410
     return response.status_code
 
 
