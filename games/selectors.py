@@ -5,9 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 
-from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Seat
+from games.models import (
+    ChatMessage,
+    Game,
+    GameEvent,
+    Invitation,
+    Player,
+    PushSubscription,
+    Seat,
+)
 
 LOBBY_LIMIT = 50
 CHAT_LINES = 30
@@ -30,8 +38,16 @@ def game_with_seats(game_id: int) -> Game | None:
 
 def game_seats_attach(game: Game) -> list[Seat]:
     """Load the game's seats (with players, by position) into ``game.seats.all()``, as
-    ``game_with_seats`` does, and return them: one query."""
-    prefetch_related_objects([game], _seats_prefetch())
+    ``game_with_seats`` does, and return them: one query. Each seat also says whether its
+    member turned Web Push on anywhere (``seat.push_devices``, for the move's "your turn")."""
+    seats = (
+        Seat.objects.select_related("player__user")
+        .annotate(
+            push_devices=Exists(PushSubscription.objects.filter(player_id=OuterRef("player_id")))
+        )
+        .order_by("position")
+    )
+    prefetch_related_objects([game], Prefetch("seats", queryset=seats))
     return list(game.seats.all())
 
 

@@ -5,6 +5,7 @@ from celery import shared_task
 from games.services import clocks, play, simulation
 from games.services.leagues import results as leagues_results
 from games.services.leagues import sweep as leagues_sweep
+from games.services.push import sending as push_sending
 
 
 @shared_task(name="games.bot_move_play")
@@ -30,6 +31,11 @@ def turn_timeout_apply_task(game_id: int, version: int, deadline: str) -> None:
 @shared_task(name="games.turn_reminder_send")
 def turn_reminder_send_task(game_id: int) -> None:
     clocks.turn_reminder_due_send(game_id)
+
+
+@shared_task(name="games.push_send")
+def push_send_task(message_id: int) -> None:
+    push_sending.push_message_send(message_id)
 
 
 @shared_task(name="games.digests_send")

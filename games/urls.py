@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import clocks, lobby, pages, play, rules
+from .views import clocks, lobby, pages, play, push_devices, pwa, rules
 from .views import leagues as league_views
 
 urlpatterns = [
@@ -26,6 +26,25 @@ urlpatterns = [
     path("accounts/leave/<int:leave_id>/cancel", clocks.leave_cancel_view, name="leave_cancel"),
     path("notifications/", clocks.notification_list, name="notification_list"),
     path("notifications/read", clocks.notifications_read, name="notifications_read"),
+    # The installable site and Web Push (games/views/pwa.py, games/views/push_devices.py).
+    path("manifest.webmanifest", pwa.web_manifest, name="web_manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/", pwa.offline, name="offline"),
+    path(
+        "accounts/push/devices/",
+        push_devices.push_device_subscribe_view,
+        name="push_device_subscribe",
+    ),
+    path(
+        "accounts/push/devices/forget",
+        push_devices.push_device_forget_view,
+        name="push_device_forget",
+    ),
+    path(
+        "accounts/push/devices/<int:device_id>/remove",
+        push_devices.push_device_remove_view,
+        name="push_device_remove",
+    ),
     path("rules/", rules.rules_index, name="rules_index"),
     path("rules/<slug:slug>/v<int:version>/", rules.rules_detail, name="rules_detail"),
     # Leagues and ratings (games/views/leagues.py).

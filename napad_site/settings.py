@@ -25,6 +25,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from .env import env_bool, env_int, env_list, env_str, env_url
+from .vapid import vapid_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("NAPAD_VAR_DIR", str(BASE_DIR / "var"))).resolve()
@@ -309,3 +310,26 @@ NAPAD_TIMEOUTS_TO_BOT = env_int("NAPAD_TIMEOUTS_TO_BOT", 3, minimum=0)
 NAPAD_EXTENSION_HOURS = 24
 NAPAD_DIGEST_HOUR = env_int("NAPAD_DIGEST_HOUR", 8, minimum=0)
 NAPAD_MAX_LEAVE_DAYS = env_int("NAPAD_MAX_LEAVE_DAYS", 30, minimum=1)
+
+# --- Web Push (issue 17: games/services/push/, napad_site/vapid.py) ---------------------------
+# The VAPID pair from NAPAD_VAPID_PRIVATE_KEY / NAPAD_VAPID_PUBLIC_KEY, else generated once into
+# the var folder. The subject tells push services whom to contact about our pushes.
+NAPAD_VAPID_PRIVATE_KEY, NAPAD_VAPID_PUBLIC_KEY = vapid_keys(VAR_DIR)
+NAPAD_VAPID_SUBJECT = env_str("NAPAD_VAPID_SUBJECT") or (
+    "mailto:" + DEFAULT_FROM_EMAIL.rsplit("<", 1)[-1].rstrip(">").strip()
+)
+if not NAPAD_VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured("NAPAD_VAPID_SUBJECT: expected a mailto: or https:// address")
+# Where a subscription may point (scheme://host patterns): the browsers' push services, so a
+# forged subscription cannot make the site post to an address of the operator's network.
+NAPAD_PUSH_SERVICES = env_list(
+    "NAPAD_PUSH_SERVICES",
+    [
+        "https://fcm.googleapis.com",
+        "https://android.googleapis.com",
+        "https://updates.push.services.mozilla.com",
+        "https://*.notify.windows.com",
+        "https://web.push.apple.com",
+        "https://*.push.apple.com",
+    ],
+)

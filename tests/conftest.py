@@ -36,6 +36,16 @@ def _fresh_cache():
 
 
 @pytest.fixture
+def eager_celery():
+    """Tasks queued after commit (bot moves, pushes) run at once, in this process."""
+    from napad_site.celery import app
+
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
+@pytest.fixture
 def alice(db):
     return _member("alice", "Alice")
 

@@ -26,6 +26,7 @@ from .leagues import (
 )
 from .notifications import Notification
 from .players import Player
+from .push import PushDelivery, PushMessage, PushSubscription
 from .rules_admin import ModerationAction, RulesText, SimulationRun
 from .rulesets import Ruleset
 from .tables import ChatMessage, Invitation
@@ -57,6 +58,9 @@ __all__ = [
     "ModerationAction",
     "Notification",
     "Player",
+    "PushDelivery",
+    "PushMessage",
+    "PushSubscription",
     "Ruleset",
     "RulesText",
     "Seat",

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from games.broadcast import game_updated_on_commit, user_notified_on_commit
 from games.models import Game, Notification, Player, TableNotice
+from games.services.push.outbox import notification_push_owe
 
 
 def game_url(game_id: int) -> str:
@@ -56,6 +57,8 @@ def notification_send(
     except IntegrityError:
         return None
     user_notified_on_commit(player.user_id)
+    # Web Push (games/services/push/): the same notice on the member's devices.
+    notification_push_owe(notification, text=text, args=args)
     return notification
 
 

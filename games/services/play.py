@@ -28,6 +28,7 @@ from games.engines import ConfigError, IllegalAction, get_engine
 from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Ruleset, Seat
 from games.selectors import game_seats_attach, player_of
 from games.services.clocks import turn_clock_after_move, turn_clock_start
+from games.services.push.outbox import turn_push_owe
 from games.services.queueing import bot_move_queue_on_commit, task_queue_on_commit
 
 logger = logging.getLogger(__name__)
@@ -285,6 +286,7 @@ def game_start(
         game.refresh_from_db()
         # Turn clocks (games/services/clocks): the first decision's deadline and reminders.
         turn_clock_start(game)
+        turn_push_owe(game, seats)
         _after_change_on_commit(game, seats, to_move)
     return game
 
@@ -437,6 +439,8 @@ def _move_play(
     # Turn clocks (games/services/clocks): the next decision's deadline and reminders, the
     # mover's consecutive timeouts, Colt Express standing orders once this commits.
     turn_clock_after_move(game=game, seat=seat, by_member=user is not None, seats=seats)
+    # Web Push (games/services/push/): "your turn" for the member the game now waits for.
+    turn_push_owe(game, seats, mover=seat)
     _after_change_on_commit(game, seats, to_move)
     return MoveResult(ok=True, message="", game=game, events=events)
 

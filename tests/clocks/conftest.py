@@ -1,5 +1,5 @@
-"""Fixtures for the clock tests: members with real e-mail addresses and a time zone, eager
-Celery for bot moves, and a listener on the in-memory channel layer."""
+"""Fixtures for the clock tests: a listener on the in-memory channel layer (eager Celery for
+bot moves is ``eager_celery`` in tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,6 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games.broadcast import user_group
-
-
-@pytest.fixture
-def eager_celery():
-    """Bot moves queued by the clock run at once, in this process."""
-    from napad_site.celery import app
-
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
 
 
 @pytest.fixture

@@ -58,6 +58,10 @@ PAGES: dict[str, tuple[dict, dict]] = {
     "signup": ({}, {**every(302), "anonymous": 200}),
     "rules_index": ({}, every(200)),
     "rules_detail": ({"slug": "ruleset_slug", "version": 1}, every(200)),
+    # The installable site: the manifest, the service worker and its offline page.
+    "web_manifest": ({}, every(200)),
+    "service_worker": ({}, every(200)),
+    "offline": ({}, every(200)),
     "password_reset": ({}, every(200)),
     "password_reset_done": ({}, every(200)),
     "password_reset_confirm": ({"uidb64": "MQ", "token": "x-y"}, every(200)),
@@ -69,6 +73,10 @@ PAGES: dict[str, tuple[dict, dict]] = {
     "profile": ({}, members(200)),
     "api_tokens": ({}, members(200)),
     "api_token_revoke": ({"token_id": "token_id"}, members(405)),
+    # Web Push devices: turn on (JSON from the profile's script), forget, remove.
+    "push_device_subscribe": ({}, members(405)),
+    "push_device_forget": ({}, members(405)),
+    "push_device_remove": ({"device_id": MISSING}, members(405)),
     "password_change": ({}, members(200)),
     "password_change_done": ({}, members(200)),
     "member_list": ({}, members(200)),

@@ -64,6 +64,9 @@ READ_ONLY = {
     "league_list",
     "league_detail",
     "league_balance",
+    "web_manifest",
+    "service_worker",
+    "offline",
 }
 POSTS = sorted({name for name, (_kwargs, statuses) in PAGES.items() if statuses["seat"] == 405})
 

@@ -2,7 +2,10 @@
 a spectator) is sent — the game page, its HTMX fragment, the log, the replay, the API's game,
 actions and log, the game socket's message on connect and a push all the sockets answer
 together, and the answer to each of their own moves — is searched for what that seat must
-not know (tests/security/seckit.py). Zero hits.
+not know (tests/security/seckit.py). Zero hits. Both members have Web Push on: every push
+their phones would get during the game ("your turn" after each move that leaves them to
+move) is taken from a push service on loopback, decrypted as the browser would, and searched
+too.
 
 To jest napad! with four seats and Colt Express with four seats and the Time Machine: two
 members (alice moves with HTMX posts, bob through the API) and two bots. The scanner is shown
@@ -23,6 +26,8 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
+from push.pushkit import LOOPBACK_PATTERN, BrowserKeys, LoopbackPushService
 from seckit import scan, secrets_for
 
 from games.broadcast import game_group
@@ -32,6 +37,10 @@ from games.models import Game, GameEvent, Ruleset
 from games.rendering import render_game_live
 from games.services import play
 from games.services.api_tokens import api_token_create
+from games.services.presence import presence_leave
+from games.services.push import outbox as push_outbox
+from games.services.push import sending as push_sending
+from games.services.push.devices import push_device_subscribe
 from games.services.rulesets import rulesets_install_defaults
 from napad_site.asgi import application
 
@@ -39,6 +48,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # A full scan every this many member moves (each move's own answer is always scanned).
 SCAN_EVERY = 4
+
+
+@pytest.fixture
+def push_service(settings, monkeypatch):
+    """A push service on loopback; pushes are sent by the sweep the test runs (not by the
+    Celery hint), so each is scanned as soon as it is sent."""
+    settings.NAPAD_PUSH_SERVICES = [*settings.NAPAD_PUSH_SERVICES, LOOPBACK_PATTERN]
+    monkeypatch.setattr(push_outbox, "task_queue_on_commit", lambda name, args: None)
+    with LoopbackPushService() as service:
+        yield service
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +72,7 @@ def _bots_played_here(monkeypatch):
 class Table:
     """A started four-seat game: alice and bob seated, two bots, charlie watching."""
 
-    def __init__(self, slug: str, alice, bob, charlie, member_seats, bot_seats):
+    def __init__(self, slug: str, alice, bob, charlie, member_seats, bot_seats, pushes=None):
         rulesets_install_defaults()
         self.game = play.game_create(
             creator=alice,
@@ -78,6 +97,20 @@ class Table:
             self.cookies[position] = client.cookies[settings.SESSION_COOKIE_NAME].value
             self.tokens[position] = api_token_create(user=user, name="scanner")[1]
         self.alice_seat, self.bob_seat = positions[alice.pk], positions[bob.pk]
+        # Web Push: each member's phone (its keys) at the loopback push service.
+        self.pushes = pushes
+        self.phones: dict[int, BrowserKeys] = {}
+        self.pushes_scanned = {self.alice_seat: 0, self.bob_seat: 0}
+        if pushes is not None:
+            for position in (self.alice_seat, self.bob_seat):
+                keys = BrowserKeys()
+                name = f"seat-{position}"
+                push_device_subscribe(
+                    player=self.viewers[position].player,
+                    data=keys.subscription(pushes.endpoint(name)),
+                    user_agent="Mozilla/5.0 (Linux; Android 14) Chrome/131.0 Mobile",
+                )
+                self.phones[position] = keys
         self.hits: list[str] = []
         self.categories: set[str] = set()
         self.scans = 0
@@ -129,6 +162,22 @@ class Table:
         for position, (connected, pushed) in self.socket_messages().items():
             self.check(position, connected, "socket on connect")
             self.check(position, pushed, "socket push")
+        # The sockets said the members were looking; they closed, so pushes may go again.
+        for position, user in self.viewers.items():
+            if position is not None:
+                presence_leave(self.game.pk, user.pk)
+
+    def scan_pushes(self) -> None:
+        """Send what is owed (the sweep's step) and scan each push a member's phone gets."""
+        if self.pushes is None:
+            return
+        push_sending.pushes_due_send(timezone.now())
+        self.game.refresh_from_db()
+        for position, keys in self.phones.items():
+            received = self.pushes.to(f"seat-{position}")
+            for push in received[self.pushes_scanned[position] :]:
+                self.check(position, keys.decrypt(push.body), "web push")
+            self.pushes_scanned[position] = len(received)
 
     def socket_messages(self) -> dict:
         """What each viewer's game socket gets: the table on connect, then a push that all of
@@ -142,7 +191,7 @@ class Table:
                 socket = WebsocketCommunicator(
                     application, f"/ws/games/{self.game.pk}/", [*headers, (b"cookie", cookie)]
                 )
-                connected, _code = await socket.connect()
+                connected, _code = await socket.connect(timeout=30)
                 assert connected
                 sockets[position] = socket
             messages = {p: [await s.receive_from(timeout=5)] for p, s in sockets.items()}
@@ -165,6 +214,7 @@ class Table:
             position = self.game.to_move[0]
             if position not in (self.alice_seat, self.bob_seat):
                 assert play.bot_move_play(self.game.pk, self.game.version).ok
+                self.scan_pushes()
                 continue
             state = engine.from_json(self.game.state)
             # Scan regularly, and whenever a bandit hides in the Time Machine's spot.
@@ -191,31 +241,48 @@ class Table:
             assert response.status_code == 200, response.content[:500]
             self.game.refresh_from_db()
             self.check(position, response.content, "move answer")
+            self.scan_pushes()
         raise AssertionError("the game did not end")
 
 
-def test_a_napad_game_leaks_nothing_to_any_seat(alice, bob, charlie):
+def test_a_napad_game_leaks_nothing_to_any_seat(alice, bob, charlie, push_service):
     table = Table(
-        "napad-designed-default", alice, bob, charlie, [0, 2], {1: "heuristic", 3: "random"}
+        "napad-designed-default",
+        alice,
+        bob,
+        charlie,
+        [0, 2],
+        {1: "heuristic", 3: "random"},
+        pushes=push_service,
     )
     table.play_out(random.Random(9))
 
     assert table.game.status == Game.Status.FINISHED
     assert table.hits == [], sorted({hit.split(", ", 2)[2][:150] for hit in table.hits})
     assert table.scans >= 10
+    assert min(table.pushes_scanned.values()) >= 5, table.pushes_scanned
     # The scan had something to look for all along.
     assert {"seed", "another seat's hand", "another seat's private log line"} <= (table.categories)
 
 
-def test_a_colt_express_game_with_the_time_machine_leaks_nothing_to_any_seat(alice, bob, charlie):
+def test_a_colt_express_game_with_the_time_machine_leaks_nothing_to_any_seat(
+    alice, bob, charlie, push_service
+):
     table = Table(
-        "colt-express-time-machine", alice, bob, charlie, [0, 1], {2: "heuristic", 3: "random"}
+        "colt-express-time-machine",
+        alice,
+        bob,
+        charlie,
+        [0, 1],
+        {2: "heuristic", 3: "random"},
+        pushes=push_service,
     )
     table.play_out(random.Random(4))
 
     assert table.game.status == Game.Status.FINISHED
     assert table.hits == [], sorted({hit.split(", ", 2)[2][:150] for hit in table.hits})
     assert table.scans >= 10
+    assert min(table.pushes_scanned.values()) >= 5, table.pushes_scanned
     assert {
         "seed",
         "face-down card",
@@ -331,3 +398,39 @@ def test_the_scanner_finds_another_seats_view_served_to_a_seat(alice, bob, charl
     assert scan(f"<p>{game.seed}</p>", spectator, where="seed") == [
         f"seed: seed: {game.seed[:80]!r}"
     ]
+
+
+def test_the_scanner_finds_a_secret_in_a_push(alice, bob, charlie, push_service, monkeypatch):
+    """A push whose text carried the seed (as a careless payload might) is caught, decrypted
+    from what the push service received."""
+    honest = push_sending.push_payload
+
+    def leaky(message):
+        game = Game.objects.get(pk=message.game_id)
+        return {**honest(message), "body": f"seed {game.seed}"}
+
+    monkeypatch.setattr(push_sending, "push_payload", leaky)
+    table = Table(
+        "napad-designed-default",
+        alice,
+        bob,
+        charlie,
+        [0, 2],
+        {1: "random", 3: "random"},
+        pushes=push_service,
+    )
+    engine = get_engine(table.game.kind)
+    for _step in range(12):
+        table.game.refresh_from_db()
+        position = table.game.to_move[0]
+        action = engine.legal_actions(engine.from_json(table.game.state), position)[0]
+        result = play.move_play_for_seat(
+            game_id=table.game.pk,
+            position=position,
+            action={k: v for k, v in action.items() if k != "label"},
+            expected_version=table.game.version,
+        )
+        assert result.ok, result.message
+        table.scan_pushes()
+    assert sum(table.pushes_scanned.values()) >= 2
+    assert any("web push: seed" in hit for hit in table.hits), table.hits

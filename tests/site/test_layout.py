@@ -44,10 +44,12 @@ def test_it_renders_every_page_with_debug_off_and_hashed_static_files(
 
     html = client.get(reverse("home")).content.decode()
     assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
-    assert len(assets) == 4
+    # Favicon, style sheet, htmx and its extension, the home-screen icon, the service worker's
+    # registration (games/views/pwa.py).
+    assert len(assets) == 6
     for asset in assets:
         # e.g. /static/css/club.0123abcd4567.css, and the file is really there.
-        assert re.search(r"\.[0-9a-f]{12}\.(css|js|svg)$", asset), asset
+        assert re.search(r"\.[0-9a-f]{12}\.(css|js|svg|png)$", asset), asset
         assert (collected_static / asset.removeprefix("/static/")).is_file()
 
 

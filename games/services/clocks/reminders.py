@@ -1,6 +1,7 @@
 """The reminder ladder: at set shares of the turn time (default 50 %, 80 %, 95 %) the member
 who must act is reminded through the channels they chose — a site notification (the bell,
-pushed live to every page they have open) and an email.
+pushed live to every page they have open), an email, and Web Push to the devices they turned
+it on in (a push owed in the same transaction: games/services/push/).
 
 Exactly once: a step is *claimed* by a conditional UPDATE on the clock (``version`` and
 ``next_step`` unchanged, row count 1) and recorded in the unique ``ReminderSent`` ledger in the
@@ -11,13 +12,12 @@ Never spam: a sweep that finds several steps due (a deferred or late sweep) send
 latest one. Not while the member has the game open (``presence``). Not in their quiet hours:
 the step waits for the end of the quiet hours if that is still before the deadline; if the
 deadline falls inside the quiet hours it is sent at once, but only through the silent site
-channel (bell), never by email.
+channel (bell), never by email or push.
 """
 
 from __future__ import annotations
 
 import logging
-import zoneinfo
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -32,34 +32,15 @@ from games.models import Player, ReminderSent, TurnClock
 
 from ..notifications import game_url, notification_send
 from ..presence import is_present
+from ..push.devices import push_devices_exist
+from ..push.outbox import reminder_push_owe
+from ..quiet_hours import quiet_hours_end
 from .deadlines import decision_seat, ladder_instants, seat_member
 
 logger = logging.getLogger(__name__)
 
 # An email claimed this long ago and still not marked sent is retried (its worker died).
 EMAIL_CLAIM_LEASE = timedelta(minutes=5)
-
-
-def quiet_hours_end(player: Player, now: datetime) -> datetime | None:
-    """When the member's quiet hours end, if ``now`` falls inside them (else ``None``)."""
-    start, end = player.quiet_hours_start, player.quiet_hours_end
-    if start is None or end is None or start == end:
-        return None
-    try:
-        zone = zoneinfo.ZoneInfo(player.time_zone or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        zone = zoneinfo.ZoneInfo("UTC")
-    local = now.astimezone(zone)
-    moment = local.time().replace(tzinfo=None)
-    if start < end:
-        if not start <= moment < end:
-            return None
-        day = local.date()
-    else:  # quiet hours over midnight, e.g. 22:00–07:00
-        if end <= moment < start:
-            return None
-        day = local.date() if moment < end else local.date() + timedelta(days=1)
-    return datetime.combine(day, end, tzinfo=zone)
 
 
 def site_url() -> str:
@@ -138,9 +119,11 @@ def _reminder_claim_and_send(
         return None
     email = bool(player.remind_by_email and player.user.email) and not quiet
     site = player.remind_on_site
+    # Web Push sounds like an email does: never in quiet hours.
+    push = not quiet and push_devices_exist(player.pk)
     if is_present(game.pk, player.user_id):
         outcome = ReminderSent.Outcome.PRESENT
-    elif not (email or site):
+    elif not (email or site or push):
         outcome = ReminderSent.Outcome.NO_CHANNEL
     elif quiet:
         outcome = ReminderSent.Outcome.SITE_ONLY
@@ -157,15 +140,15 @@ def _reminder_claim_and_send(
         deadline=game.deadline,
         email_due=sending and email,
     )
+    text = gettext_noop("Your turn in game #%(game)s: %(left)s left.")
+    args = {"game": game.pk, "left": _time_left_for(player, game.deadline - now)}
+    key = f"reminder:{game.pk}:{game.version}:{position}:{step}"
     if sending and site:
         notification_send(
-            player=player,
-            game=game,
-            kind="turn_reminder",
-            text=gettext_noop("Your turn in game #%(game)s: %(left)s left."),
-            args={"game": game.pk, "left": _time_left_for(player, game.deadline - now)},
-            key=f"reminder:{game.pk}:{game.version}:{position}:{step}",
+            player=player, game=game, kind="turn_reminder", text=text, args=args, key=key
         )
+    if sending and push:
+        reminder_push_owe(player=player, game=game, key=key, text=text, args=args)
     return ledger
 
 

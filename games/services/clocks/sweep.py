@@ -20,6 +20,7 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
+from ..push.sending import pushes_due_ids, pushes_due_send
 from .reminders import reminder_emails_retry, reminders_due_ids, reminders_due_send
 from .timeouts import timeouts_expired, timeouts_expired_apply
 
@@ -27,7 +28,8 @@ DEFAULT_BATCH = 1000
 
 
 def turns_sweep(*, now: datetime | None = None, batch: int | None = None) -> dict:
-    """Send due reminders, apply expired deadlines, retry unsent reminder emails."""
+    """Send due reminders, apply expired deadlines, retry unsent reminder emails, send the
+    pushes that are owed (games/services/push/) and that no hint has sent."""
     started = time.perf_counter()
     now = now or timezone.now()
     batch = batch or getattr(settings, "NAPAD_SWEEP_BATCH", DEFAULT_BATCH)
@@ -35,10 +37,12 @@ def turns_sweep(*, now: datetime | None = None, batch: int | None = None) -> dic
     timeouts = timeouts_expired_apply(now, batch=batch)
     reminders = reminders_due_send(now, batch=batch)
     emails_retried = reminder_emails_retry(now)
+    pushes = pushes_due_send(now, batch=batch)
     return {
         "timeouts": timeouts,
         "reminders": reminders,
         "emails_retried": emails_retried,
+        "pushes": pushes,
         "seconds": round(time.perf_counter() - started, 4),
     }
 
@@ -51,6 +55,7 @@ def _queue(task_name: str, args: tuple) -> None:
     task = {
         "games.turn_timeout_apply": tasks.turn_timeout_apply_task,
         "games.turn_reminder_send": tasks.turn_reminder_send_task,
+        "games.push_send": tasks.push_send_task,
     }[task_name]
     task.apply_async(args)
 
@@ -69,9 +74,13 @@ def turns_sweep_fan_out(
     for game_id in reminders:
         queue("games.turn_reminder_send", (game_id,))
     emails_retried = reminder_emails_retry(now)
+    pushes = pushes_due_ids(now, batch=batch)
+    for message_id in pushes:
+        queue("games.push_send", (message_id,))
     return {
         "timeouts_queued": len(expired),
         "reminders_queued": len(reminders),
         "emails_retried": emails_retried,
+        "pushes_queued": len(pushes),
         "seconds": round(time.perf_counter() - started, 4),
     }
