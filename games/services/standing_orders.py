@@ -26,6 +26,7 @@ from django.utils.translation import gettext_noop
 from games.engines import get_engine
 from games.models import Game, Seat, StandingOrder
 
+from .followups import auto_move_settled
 from .notifications import notification_send
 from .presence import is_present
 
@@ -343,6 +344,18 @@ def standing_order_seqs(game: Game) -> set[int]:
 # -- applying them ----------------------------------------------------------------------------
 
 
+def standing_order_may_answer(kind: str, state: Any) -> bool:
+    """Whether the decision in ``state`` (a game's JSON state) is a choice that a standing
+    order could answer or its member be asked about: the play service then records it as
+    owed (games/services/followups.py), so a lost after-commit hook is caught up."""
+    return (
+        kind == "colt"
+        and isinstance(state, dict)
+        and state.get("phase") != "schemin"
+        and bool(state.get("pending"))
+    )
+
+
 def standing_orders_apply_on_commit(game: Game) -> None:
     """The play service's hook: once the move commits, see whether a standing order answers
     the next choice."""
@@ -371,12 +384,14 @@ def standing_orders_apply(game_id: int) -> bool:
     position = game.to_move[0]
     seat = Seat.objects.filter(game=game, position=position).select_related("player").first()
     if seat is None or seat.is_bot or seat.player is None:
+        # A bot's decision: the bot's own task (or the followups sweep) makes it.
         return False
     engine = get_engine(game.kind)
     state = engine.from_json(game.state)
     view = engine.view(state, position)
     pending = view.get("pending")
     if view.get("phase") == "schemin" or not pending:
+        auto_move_settled(game.pk, game.version)
         return False
     round_index = view["round"] - 1
     order = None
@@ -394,6 +409,8 @@ def standing_orders_apply(game_id: int) -> bool:
         choice = standing_order_match(order.card, order.preference, options, view, position)
     if choice is None:
         _choice_ask(game, seat, round_index)
+        # Asked: the decision is the member's now, nothing more is owed for it.
+        auto_move_settled(game.pk, game.version)
         return False
     with transaction.atomic():
         result = play.move_play_for_seat(
@@ -404,6 +421,7 @@ def standing_orders_apply(game_id: int) -> bool:
             by_clock=False,
         )
         if not result.ok:
+            auto_move_settled(game.pk, game.version)
             return False
         StandingOrder.objects.filter(pk=order.pk, applied_seq__isnull=True).update(
             applied_seq=result.game.version
