@@ -39,6 +39,7 @@ from .schemas import (
     TableCreateIn,
     TableOut,
     ValidationErrorOut,
+    WholeNumber,
 )
 
 router = Router(tags=["tables"])
@@ -228,13 +229,13 @@ def table_create(request: HttpRequest, payload: TableCreateIn):
 
 
 @router.get("/tables/{game_id}", response={200: TableOut, **TABLE_ERRORS})
-def table_detail(request: HttpRequest, game_id: int = GameId):
+def table_detail(request: HttpRequest, game_id: WholeNumber = GameId):
     game, _access = visible_game(request.auth, game_id)
     return table_data(game, request.auth)
 
 
 @router.post("/tables/{game_id}/join", response={200: TableOut, **TABLE_ERRORS})
-def table_join(request: HttpRequest, game_id: int = GameId):
+def table_join(request: HttpRequest, game_id: WholeNumber = GameId):
     """Take a free seat at an open table."""
     visible_game(request.auth, game_id)
     play.seat_join(game_id=game_id, user=request.auth)
@@ -242,7 +243,7 @@ def table_join(request: HttpRequest, game_id: int = GameId):
 
 
 @router.post("/tables/{game_id}/leave", response={200: TableOut, **TABLE_ERRORS})
-def table_leave(request: HttpRequest, game_id: int = GameId):
+def table_leave(request: HttpRequest, game_id: WholeNumber = GameId):
     """Give up your seat before the game starts."""
     visible_game(request.auth, game_id)
     play.seat_leave(game_id=game_id, user=request.auth)
@@ -250,7 +251,7 @@ def table_leave(request: HttpRequest, game_id: int = GameId):
 
 
 @router.post("/tables/{game_id}/start", response={200: TableOut, **TABLE_ERRORS})
-def table_start(request: HttpRequest, game_id: int = GameId):
+def table_start(request: HttpRequest, game_id: WholeNumber = GameId):
     """Deal the game (the table's creator, once every seat is taken)."""
     visible_game(request.auth, game_id)
     play.game_start(game_id=game_id, user=request.auth)
@@ -258,7 +259,7 @@ def table_start(request: HttpRequest, game_id: int = GameId):
 
 
 @router.post("/tables/{game_id}/cancel", response={200: TableOut, **TABLE_ERRORS})
-def table_cancel(request: HttpRequest, game_id: int = GameId):
+def table_cancel(request: HttpRequest, game_id: WholeNumber = GameId):
     """Close a table that has not started (its creator only)."""
     visible_game(request.auth, game_id)
     play.game_cancel(game_id=game_id, user=request.auth)

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from games.broadcast import game_updated_on_commit
 from games.engines import ConfigError, IllegalAction, get_engine
 from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Ruleset, Seat
+from games.parsing import strict_int
 from games.selectors import game_seats_attach, player_of
 from games.services.clocks import turn_clock_after_move, turn_clock_start
 from games.services.followups import auto_move_due, auto_move_settled
@@ -365,9 +366,8 @@ def _move_play(
         game = Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
         raise _MoveRefused(_("There is no such table.")) from None
-    if isinstance(expected_version, str) and expected_version.strip().isdigit():
-        expected_version = int(expected_version)
-    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+    expected_version = strict_int(expected_version, minimum=0)
+    if expected_version is None:
         raise _MoveRefused(_("The move did not say which version of the game it was made on."))
     if game.status != Game.Status.RUNNING:
         raise _MoveRefused(_("This game is not running."))

@@ -25,6 +25,7 @@ from django.utils.translation import gettext_noop
 
 from games.engines import get_engine
 from games.models import Game, Seat, StandingOrder
+from games.parsing import strict_int
 
 from .followups import auto_move_settled
 from .notifications import notification_send
@@ -106,6 +107,13 @@ def order_choices(card: str, view: dict[str, Any], seat: int) -> list[tuple[str,
     return []
 
 
+def _seat_number(text: str) -> int:
+    number = strict_int(text, minimum=0)
+    if number is None:
+        raise ValueError(text)
+    return number
+
+
 def preference_from_choice(card: str, choice: str) -> dict[str, Any]:
     """The stored preference for a choice value from the form; refuses anything else."""
     parts = (choice or "").split(":")
@@ -117,7 +125,7 @@ def preference_from_choice(card: str, choice: str) -> dict[str, Any]:
         if card == "fire" and parts[1:] == ["richest"]:
             return {"target": "richest"}
         if card == "fire" and len(parts) == 3 and parts[1] == "seat":
-            return {"target": int(parts[2])}
+            return {"target": _seat_number(parts[2])}
         if card == "rob" and len(parts) == 2:
             order = parts[1].split(",")
             if order and set(order) <= set(PUBLIC_LOOT_VALUE) and len(set(order)) == len(order):
@@ -125,7 +133,7 @@ def preference_from_choice(card: str, choice: str) -> dict[str, Any]:
         if card == "punch" and len(parts) == 3 and parts[1] == "richest" and parts[2] in SIDES:
             return {"victim": "richest", "direction": parts[2], "take": True}
         if card == "punch" and len(parts) == 4 and parts[1] == "seat" and parts[3] in SIDES:
-            return {"victim": int(parts[2]), "direction": parts[3], "take": True}
+            return {"victim": _seat_number(parts[2]), "direction": parts[3], "take": True}
         if card == "marshal" and len(parts) == 2 and parts[1] in SIDES:
             return {"direction": parts[1]}
     except ValueError:
