@@ -32,7 +32,7 @@ from .schemas import (
     ValidationErrorOut,
     WholeNumber,
 )
-from .tables import GameId, table_data, visible_game
+from .tables import BODY_ERRORS, GameId, table_data, visible_game
 
 router = Router(tags=["games"])
 
@@ -119,7 +119,7 @@ def _refusal_status(game: Game | None, access: TableAccess, expected_version: in
 
 @router.post(
     "/games/{game_id}/actions",
-    response={200: MoveOut, 400: MoveOut, 409: MoveOut, **GAME_ERRORS, 403: MoveOut},
+    response={200: MoveOut, 400: MoveOut, 409: MoveOut, **GAME_ERRORS, 403: MoveOut, **BODY_ERRORS},
 )
 def move_submit(request: HttpRequest, payload: MoveIn, game_id: WholeNumber = GameId):
     """Play one of your legal actions, made on ``expected_version`` of the game.

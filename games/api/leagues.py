@@ -124,7 +124,7 @@ def leagues_list(request: HttpRequest):
 def league_standings(
     request: HttpRequest,
     league: str = Path(..., pattern=LEAGUE_REF, description="the league's slug or id"),
-    season: WholeNumber | None = Query(None, ge=1, le=32767, description="season number"),
+    season: WholeNumber = Query(None, ge=1, le=32767, description="season number"),
 ):
     """A season's standings per division, best first, with the tie-breaks in order (the
     running season, else the newest, unless ``season`` names one)."""

@@ -29,12 +29,17 @@ def _whole_number(value: Any) -> Any:
         if number is None:
             raise ValueError("expected a whole number in ASCII digits")
         return number
+    if isinstance(value, float) and value.is_integer():
+        # JSON's own rule: 3.0 is the integer 3.
+        return int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError("expected a whole number")
     return value
 
 
 WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
+# Bounds inside the type, so an optional field keeps them (in the schema and when checked).
+PositiveId = Annotated[int, Field(ge=1, le=MAX_ID), BeforeValidator(_whole_number)]
 
 
 class ErrorOut(Schema):
@@ -112,7 +117,12 @@ class GameOut(TableOut):
 
 
 class TableCreateIn(Schema):
-    ruleset_id: WholeNumber | None = Field(None, ge=1, le=MAX_ID)
+    # Say which game: a ruleset, or a kind (its plain ruleset's newest version).
+    model_config = {
+        "json_schema_extra": {"anyOf": [{"required": ["ruleset_id"]}, {"required": ["kind"]}]}
+    }
+
+    ruleset_id: PositiveId | None = None
     kind: Literal["napad", "colt"] | None = Field(
         None, description="without a ruleset_id: the newest version of this game's plain ruleset"
     )
@@ -120,7 +130,9 @@ class TableCreateIn(Schema):
     options: dict[str, Any] = Field(default_factory=dict)
     turn_time_limit_minutes: WholeNumber = Field(24 * 60, ge=1, le=14 * 24 * 60)
     bot_seats: dict[WholeNumber, str] = Field(
-        default_factory=dict, description="seat position (from 0) to bot kind"
+        default_factory=dict,
+        description="seat position (from 0) to bot kind",
+        json_schema_extra={"propertyNames": {"pattern": "^[0-9]{1,2}$"}},
     )
     invite_only: bool = False
     invitees: list[Annotated[str, Field(pattern=USERNAME_PATTERN)]] = Field(
