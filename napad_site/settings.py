@@ -287,6 +287,9 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 LOGIN_ATTEMPTS_LIMIT = env_int("NAPAD_LOGIN_ATTEMPTS", 10, minimum=1)
 LOGIN_ATTEMPTS_WINDOW = env_int("NAPAD_LOGIN_WINDOW_SECONDS", 900, minimum=1)
+# How many proxies in front of the site append to X-Forwarded-For (nginx: 1). Only their
+# entries are believed for the client's address (the log-in throttle); 0 ignores the header.
+NAPAD_TRUSTED_PROXIES = env_int("NAPAD_TRUSTED_PROXIES", 0, minimum=0)
 
 # --- i18n ------------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
