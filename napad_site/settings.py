@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "ninja",  # the API docs from its own static files, not a CDN (the CSP allows only 'self')
     "games",
 ]
 if CHANNEL_BACKEND == "sqlite":
@@ -101,6 +102,7 @@ if CHANNEL_BACKEND == "sqlite":
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
