@@ -20,7 +20,7 @@ class WholeNumberField(forms.IntegerField):
             return None
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-        number = strict_int(str(value).strip(), minimum=None, maximum=None)
+        number = strict_int(str(value), minimum=None, maximum=None)
         if number is None:
             raise ValidationError(self.error_messages["invalid"], code="invalid")
         return number
