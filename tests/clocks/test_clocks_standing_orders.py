@@ -36,6 +36,12 @@ def _last(game) -> GameEvent:
     return GameEvent.objects.filter(game=game).order_by("-seq").first()
 
 
+def _assert_her_order_moved_her_toward_the_caboose(game, me) -> None:
+    event = _last(game)
+    assert event.seat == me and event.action == {"type": "move", "to": {"car": 3, "level": "roof"}}
+    assert StandingOrder.objects.get(game=game).applied_seq == event.seq
+
+
 def _order(game, user, choice, capture, pile_index=0):
     with capture(execute=True):
         return standing_order_set(game_id=game.pk, user=user, pile_index=pile_index, choice=choice)
@@ -215,9 +221,7 @@ def test_an_order_given_while_planning_is_applied_when_its_card_resolves(
             user=bob,
         )
     assert result.ok
-    event = _last(game)
-    assert event.seat == me and event.action == {"type": "move", "to": {"car": 3, "level": "roof"}}
-    assert StandingOrder.objects.get(game=game).applied_seq == event.seq
+    _assert_her_order_moved_her_toward_the_caboose(game, me)
 
 
 def test_choices_are_asked_once_per_resolution_window(
@@ -309,9 +313,7 @@ def test_an_order_whose_after_commit_hook_was_lost_is_carried_out_by_the_followu
     assert queued == [("auto_move_play_task", (game.pk, game.version))]
     with django_capture_on_commit_callbacks(execute=True):
         tasks.auto_move_play_task(*queued[0][1])
-    event = _last(game)
-    assert event.seat == me and event.action == {"type": "move", "to": {"car": 3, "level": "roof"}}
-    assert StandingOrder.objects.get(game=game).applied_seq == event.seq
+    _assert_her_order_moved_her_toward_the_caboose(game, me)
 
 
 def test_a_choice_no_order_answers_is_asked_once_and_then_owes_nothing(

@@ -3,6 +3,7 @@ finished games are counted once, into standings and ratings."""
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime, time, timedelta
 
 import pytest
@@ -92,30 +93,37 @@ def test_it_ignores_a_game_that_is_not_finished(running_season):
     assert not ResultRecord.objects.exists()
 
 
+def _play_to_the_end(game, around_each_move=contextlib.nullcontext) -> None:
+    """The members seated at ``game`` play its first legal action each until it ends."""
+    from games.engines import get_engine
+    from games.services.play import move_submit
+
+    engine = get_engine(game.kind)
+    users = {s.position: s.player.user for s in game.seats.select_related("player__user")}
+    for _move in range(2000):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            return
+        seat = game.to_move[0]
+        action = engine.legal_actions(engine.from_json(game.state), seat)[0]
+        with around_each_move():
+            result = move_submit(
+                game_id=game.pk, user=users[seat], action=action, expected_version=game.version
+            )
+        assert result.ok, result.message
+    raise AssertionError("the game did not end")
+
+
 def test_a_fixture_game_played_to_the_end_is_recorded_after_commit(
     running_season, django_capture_on_commit_callbacks
 ):
-    from games.engines import get_engine
-    from games.services.play import move_submit
     from napad_site.celery import app
 
     fixture = rounds.round_open(round_id=running_season.rounds.get(number=1).pk)[0]
     game = fixture.game
-    engine = get_engine(game.kind)
-    users = {s.position: s.player.user for s in game.seats.select_related("player__user")}
     app.conf.task_always_eager = True
     try:
-        for _move in range(2000):
-            game.refresh_from_db()
-            if game.status != Game.Status.RUNNING:
-                break
-            seat = game.to_move[0]
-            action = engine.legal_actions(engine.from_json(game.state), seat)[0]
-            with django_capture_on_commit_callbacks(execute=True):
-                result = move_submit(
-                    game_id=game.pk, user=users[seat], action=action, expected_version=game.version
-                )
-            assert result.ok, result.message
+        _play_to_the_end(game, lambda: django_capture_on_commit_callbacks(execute=True))
     finally:
         app.conf.task_always_eager = False
     game.refresh_from_db()
@@ -247,26 +255,13 @@ def test_members_hear_when_their_round_table_is_ready(running_season):
 def test_a_finished_game_whose_results_message_was_lost_is_counted_by_the_followups_sweep(
     running_season,
 ):
-    from games.engines import get_engine
     from games.services.followups import SWEEP_GRACE, followups_sweep
-    from games.services.play import move_submit
     from games.tasks import game_results_record_task
 
     fixture = rounds.round_open(round_id=running_season.rounds.get(number=1).pk)[0]
     game = fixture.game
-    engine = get_engine(game.kind)
-    users = {s.position: s.player.user for s in game.seats.select_related("player__user")}
     # Played to the end with no after-commit callback run: the results message is lost.
-    for _move in range(2000):
-        game.refresh_from_db()
-        if game.status != Game.Status.RUNNING:
-            break
-        seat = game.to_move[0]
-        action = engine.legal_actions(engine.from_json(game.state), seat)[0]
-        result = move_submit(
-            game_id=game.pk, user=users[seat], action=action, expected_version=game.version
-        )
-        assert result.ok, result.message
+    _play_to_the_end(game)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.results_due_at == game.finished_at
     assert not ResultRecord.objects.filter(game=game).exists()

@@ -130,26 +130,27 @@ def _killed_mid_move_and_restarted(harness: Harness) -> None:
     assert state["version"] == 1 and state["to_move"] == [0] and not state["move_owed"], state
 
 
-def _clean_env() -> dict[str, str]:
-    return {
+def _kill_and_restart(tmp_path: Path, *, after=None, **env: str) -> None:
+    """One run with the club's processes in ``env`` (besides a clean environment);
+    ``after(queue)`` cleans up once they are stopped."""
+    clean = {
         k: v
         for k, v in os.environ.items()
         if not k.startswith(("DJANGO_", "NAPAD_")) and k not in {"DATABASE_URL", "REDIS_URL"}
     }
-
-
-@pytest.mark.slow
-def test_a_bot_move_killed_with_its_worker_is_made_once_after_a_restart_embedded(tmp_path):
-    env = {
-        **_clean_env(),
-        "DJANGO_SETTINGS_MODULE": "napad_site.settings",
-        "NAPAD_VAR_DIR": str(tmp_path / "var"),
-    }
-    harness = Harness(tmp_path, env)
+    clean.update(DJANGO_SETTINGS_MODULE="napad_site.settings", NAPAD_VAR_DIR=str(tmp_path / "var"))
+    harness = Harness(tmp_path, {**clean, **env})
     try:
         _killed_mid_move_and_restarted(harness)
     finally:
         harness.stop_all()
+        if after is not None:
+            after(harness.queue)
+
+
+@pytest.mark.slow
+def test_a_bot_move_killed_with_its_worker_is_made_once_after_a_restart_embedded(tmp_path):
+    _kill_and_restart(tmp_path)
 
 
 def _database_url() -> str:
@@ -165,18 +166,16 @@ def test_a_bot_move_killed_with_its_worker_is_made_once_after_a_restart_on_redis
     from napad_site.celery import app
 
     assert connection.vendor == "postgresql"
-    env = {
-        **_clean_env(),
-        "DJANGO_SETTINGS_MODULE": "napad_site.settings",
-        "DJANGO_HTTPS": "false",
-        "DATABASE_URL": _database_url(),
-        "REDIS_URL": os.environ["REDIS_URL"],
-        "NAPAD_VAR_DIR": str(tmp_path / "var"),
-    }
-    harness = Harness(tmp_path, env)
-    try:
-        _killed_mid_move_and_restarted(harness)
-    finally:
-        harness.stop_all()
+
+    def queue_delete(queue: str) -> None:
+        # Leave no messages behind on a shared Redis.
         with app.connection_for_write() as broker:
-            broker.default_channel.queue_delete(harness.queue)
+            broker.default_channel.queue_delete(queue)
+
+    _kill_and_restart(
+        tmp_path,
+        after=queue_delete,
+        DJANGO_HTTPS="false",
+        DATABASE_URL=_database_url(),
+        REDIS_URL=os.environ["REDIS_URL"],
+    )

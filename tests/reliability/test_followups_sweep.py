@@ -23,16 +23,21 @@ pytestmark = pytest.mark.django_db
 AFTER_GRACE = followups.SWEEP_GRACE + timedelta(seconds=1)
 
 
-def _bot_opens(alice) -> Game:
-    """Alice against a bot that moves first."""
+def _napad_for_two(alice, *, bot: bool) -> Game:
+    """Alice and a bot (or, without ``bot``, an empty seat) at an open two-seat Napad table."""
     rulesets_install_defaults()
-    game = play.game_create(
+    return play.game_create(
         creator=alice,
         ruleset=Ruleset.objects.get(slug="napad-designed-default", version=1),
         seats=2,
         turn_time_limit=timedelta(hours=24),
-        bot_seats={1: "heuristic"},
+        bot_seats={1: "heuristic"} if bot else {},
     )
+
+
+def _bot_opens(alice) -> Game:
+    """Alice against a bot that moves first."""
+    game = _napad_for_two(alice, bot=True)
     return play.game_start(game_id=game.pk, user=alice, first_player=1)
 
 
@@ -122,13 +127,7 @@ def test_a_sweep_whose_broker_is_away_leaves_the_move_owed(alice, caplog):
 
 
 def test_a_seat_handed_to_a_bot_by_a_moderator_owes_the_bots_move(alice, bob, charlie):
-    rulesets_install_defaults()
-    game = play.game_create(
-        creator=alice,
-        ruleset=Ruleset.objects.get(slug="napad-designed-default", version=1),
-        seats=2,
-        turn_time_limit=timedelta(hours=24),
-    )
+    game = _napad_for_two(alice, bot=False)
     play.seat_join(game_id=game.pk, user=bob)
     game = play.game_start(game_id=game.pk, user=alice, first_player=1)
     assert game.auto_move_due_at is None  # bob, a member, is to move
