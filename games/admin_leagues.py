@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
+from .forms.fields import WHOLE_NUMBER_FORMFIELDS
 from .models import (
     Division,
     Fixture,
@@ -36,6 +37,7 @@ class ReadOnly:
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
+    formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     list_display = ["name", "kind", "ruleset", "min_table_size", "max_table_size", "drop_rule"]
     list_filter = ["kind"]
     search_fields = ["name", "slug"]
@@ -74,12 +76,14 @@ class LeagueAdmin(admin.ModelAdmin):
 
 
 class DivisionInline(admin.TabularInline):
+    formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     model = Division
     extra = 0
     filter_horizontal = ["members"]
 
 
 class RoundInline(admin.TabularInline):
+    formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     model = Round
     extra = 0
     fields = ["number", "starts_at", "deadline", "status"]
@@ -87,6 +91,7 @@ class RoundInline(admin.TabularInline):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
+    formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     list_display = ["__str__", "league", "number", "status", "starts_on", "ends_on"]
     list_filter = ["status", "league"]
     inlines = [DivisionInline, RoundInline]
@@ -118,6 +123,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
 @admin.register(Division)
 class DivisionAdmin(admin.ModelAdmin):
+    formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     list_display = ["name", "season", "level"]
     list_filter = ["season__league"]
     filter_horizontal = ["members"]
@@ -125,6 +131,7 @@ class DivisionAdmin(admin.ModelAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(admin.ModelAdmin):
+    formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     list_display = ["player", "league", "status", "joined_at", "left_at"]
     list_filter = ["status", "league"]
     search_fields = ["player__display_name", "player__user__username"]
@@ -132,6 +139,7 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
+    formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     list_display = ["__str__", "season", "number", "status", "starts_at", "deadline"]
     list_filter = ["status", "season__league"]
 

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.engines import get_engine
+from games.forms.fields import WholeNumberField
 from games.models import Game, ModerationAction, Player
 from games.services.moderation import (
     ModerationError,
@@ -46,7 +47,7 @@ class AbortForm(forms.Form):
 
 
 class ExtendDeadlineForm(forms.Form):
-    hours = forms.IntegerField(
+    hours = WholeNumberField(
         label=gettext_lazy("extend by (hours)"), min_value=1, max_value=30 * 24, initial=24
     )
     reason = forms.CharField(

@@ -23,7 +23,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.engines import ConfigError, get_engine
+from games.forms.fields import WholeNumberField
 from games.models import Ruleset, RulesText, SimulationRun
+from games.parsing import strict_int
 from games.services.ruleset_admin import (
     RulesetError,
     ruleset_clone,
@@ -130,7 +132,7 @@ class RulesTextAdmin(admin.ModelAdmin):
 
 
 class SimulationStartForm(forms.Form):
-    games = forms.IntegerField(
+    games = WholeNumberField(
         label=gettext_lazy("games"),
         min_value=SimulationRun.MIN_GAMES,
         max_value=SimulationRun.MAX_GAMES,
@@ -283,10 +285,10 @@ class RulesetAdmin(admin.ModelAdmin):
         if not self.has_view_permission(request, ruleset):
             raise PermissionDenied
         others = Ruleset.objects.filter(kind=ruleset.kind).exclude(pk=ruleset.pk)
-        against_id = request.GET.get("against")
+        against_id = strict_int(request.GET.get("against"), minimum=1)
         against = None
-        if against_id and against_id.isdigit():
-            against = others.filter(pk=int(against_id)).first()
+        if against_id is not None:
+            against = others.filter(pk=against_id).first()
         if against is None:
             against = ruleset.cloned_from or others.filter(slug=ruleset.slug).first()
         diff = ruleset_diff(against, ruleset) if against is not None else None

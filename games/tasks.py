@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from games.services import clocks, play, simulation
+from games.services import clocks, followups, play, simulation
 from games.services.leagues import results as leagues_results
 from games.services.leagues import sweep as leagues_sweep
 from games.services.push import sending as push_sending
@@ -11,6 +11,16 @@ from games.services.push import sending as push_sending
 @shared_task(name="games.bot_move_play")
 def bot_move_play_task(game_id: int, version: int) -> None:
     play.bot_move_play(game_id, version)
+
+
+@shared_task(name="games.auto_move_play")
+def auto_move_play_task(game_id: int, version: int) -> None:
+    followups.auto_move_play(game_id, version)
+
+
+@shared_task(name="games.followups_sweep")
+def followups_sweep_task() -> None:
+    followups.followups_sweep()
 
 
 @shared_task(name="games.simulation_run")

@@ -14,6 +14,10 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from .routing import websocket_urlpatterns  # noqa: E402
+from .startup import static_files_ready  # noqa: E402
+
+# A release whose static files were not collected stops here, saying what to run.
+static_files_ready()
 
 application = ProtocolTypeRouter(
     {

@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "ninja",  # the API docs from its own static files, not a CDN (the CSP allows only 'self')
     "games",
 ]
 if CHANNEL_BACKEND == "sqlite":
@@ -102,6 +103,7 @@ if CHANNEL_BACKEND == "sqlite":
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -208,7 +210,13 @@ else:
 # --- Celery ----------------------------------------------------------------------------------
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": 3600}
+    # A message a worker took but never acknowledged (it was killed) goes back to the queue
+    # after this many seconds. Nothing waits on that: what a task owes is a fact in the
+    # database that a sweep queues again within seconds (games/services/followups.py, the
+    # clocks' sweep), and every task is idempotent, so the redelivery only finds the work
+    # done. It stays well above the longest task (a balance simulation) and any countdown, so
+    # a task still running is not handed to a second worker.
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": 900}
 else:
     _broker_dir = VAR_DIR / "celery" / "queue"
     _processed_dir = VAR_DIR / "celery" / "processed"
@@ -226,7 +234,19 @@ else:
         "control_folder": str(_control_dir),
     }
 CELERY_TASK_IGNORE_RESULT = True
+# What a crashed worker needs. Acknowledge a message only once its task has run (acks late),
+# so a worker killed mid-task leaves it unacknowledged for the broker to hand out again; and
+# if only a pool process dies (OOM, SIGKILL), put its message back at once instead of
+# acknowledging it as failed (reject on worker lost). Both are safe because every task is
+# idempotent (the game version, conditional UPDATEs and unique ledgers guard them); the
+# database sweeps remain the guarantee (the filesystem broker has no redelivery at all).
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A worker that loses the broker connection stops its running tasks: their messages are
+# redelivered, and the version guard makes the second run a no-op.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# One message at a time per process: a killed worker holds at most the one it was running.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("NAPAD_CELERY_EAGER", False)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
@@ -238,6 +258,9 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Leagues: open rounds whose date has come (creating their games), close overdue ones,
     # finish seasons whose tables have all been played (the next one waits as a draft).
     "league-rounds-sweep": {"task": "games.league_rounds_sweep", "schedule": 300.0},
+    # What a committed move still owes (a bot's move, a standing order's answer, a finished
+    # game's results), found in the database: a lost message or a killed worker costs seconds.
+    "followups-sweep": {"task": "games.followups_sweep", "schedule": 10.0},
 }
 CELERY_TIMEZONE = "UTC"
 
@@ -267,6 +290,9 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 LOGIN_ATTEMPTS_LIMIT = env_int("NAPAD_LOGIN_ATTEMPTS", 10, minimum=1)
 LOGIN_ATTEMPTS_WINDOW = env_int("NAPAD_LOGIN_WINDOW_SECONDS", 900, minimum=1)
+# How many proxies in front of the site append to X-Forwarded-For (nginx: 1). Only their
+# entries are believed for the client's address (the log-in throttle); 0 ignores the header.
+NAPAD_TRUSTED_PROXIES = env_int("NAPAD_TRUSTED_PROXIES", 0, minimum=0)
 
 # --- i18n ------------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"

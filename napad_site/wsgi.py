@@ -7,3 +7,8 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "napad_site.settings")
 
 application = get_wsgi_application()
+
+from .startup import static_files_ready  # noqa: E402
+
+# A release whose static files were not collected stops here, saying what to run.
+static_files_ready()

@@ -11,10 +11,29 @@ import os
 import pytest
 from django.core.cache import cache
 from django.test import Client
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from games.services.accounts import user_sign_up
 
 PASSWORD = "train-robbery-42"  # noqa: S105 (a test password)
+
+# --- Hypothesis ---------------------------------------------------------------------------------
+# No deadline anywhere: the machine is shared and busy, and a slow example is not a wrong one.
+# "ci" (chosen by .ci/run through HYPOTHESIS_PROFILE) is derandomized and keeps no example
+# database, so a red run is reproduced by running the same commit again; "dev" explores
+# new examples on every run. Tests that set their own max_examples keep them.
+hypothesis_settings.register_profile(
+    "ci",
+    derandomize=True,
+    deadline=None,
+    database=None,
+    max_examples=100,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+hypothesis_settings.register_profile("dev", deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 def _member(username: str, display_name: str, *, language: str = "en"):

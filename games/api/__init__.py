@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 
-from django.core.exceptions import PermissionDenied
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import re_path
@@ -86,6 +87,15 @@ def validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse
 
 @api.exception_handler(HttpError)
 def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    if exc.status_code == 400 and str(exc).startswith("Cannot parse request body"):
+        # ninja's answer to a body that is not JSON; said like any other invalid request
+        # (422, the shape every endpoint documents).
+        return _error(
+            request,
+            422,
+            _("The request body is not valid JSON."),
+            errors=[{"loc": ["body"], "msg": "not valid JSON", "type": "json_invalid"}],
+        )
     if isinstance(exc, AuthenticationError) and str(exc) == "Unauthorized":
         # ninja's own message when nobody is logged in: say how to authenticate.
         return _error(
@@ -104,6 +114,17 @@ def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 @api.exception_handler(PermissionDenied)
 def permission_denied(request: HttpRequest, exc: PermissionDenied) -> HttpResponse:
     return _error(request, 403, str(exc) or _("You may not do that."))
+
+
+@api.exception_handler(RequestDataTooBig)
+def body_too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    limit_kib = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
+    return _error(
+        request,
+        413,
+        _("The request body is too large: the API takes at most %(limit)s KiB.")
+        % {"limit": limit_kib},
+    )
 
 
 @api.exception_handler(Exception)

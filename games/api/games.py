@@ -30,8 +30,9 @@ from .schemas import (
     MoveIn,
     MoveOut,
     ValidationErrorOut,
+    WholeNumber,
 )
-from .tables import GameId, table_data, visible_game
+from .tables import BODY_ERRORS, GameId, table_data, visible_game
 
 router = Router(tags=["games"])
 
@@ -63,7 +64,7 @@ def log_for(game: Game, position: int | None, *, since: int = 0, limit: int = LO
 
 
 @router.get("/games/{game_id}", response={200: GameOut, **GAME_ERRORS})
-def game_detail(request: HttpRequest, game_id: int = GameId):
+def game_detail(request: HttpRequest, game_id: WholeNumber = GameId):
     """The table and the board as you may see it: your seat's view, or the public view."""
     game, access = visible_game(request.auth, game_id)
     data = table_data(game, request.auth)
@@ -77,7 +78,7 @@ def game_detail(request: HttpRequest, game_id: int = GameId):
 
 
 @router.get("/games/{game_id}/actions", response={200: ActionsOut, **GAME_ERRORS})
-def actions_list(request: HttpRequest, game_id: int = GameId):
+def actions_list(request: HttpRequest, game_id: WholeNumber = GameId):
     """Your legal actions now (none when it is not your turn), and the version to send."""
     game, access = visible_game(request.auth, game_id)
     if access.seat is None:
@@ -118,9 +119,9 @@ def _refusal_status(game: Game | None, access: TableAccess, expected_version: in
 
 @router.post(
     "/games/{game_id}/actions",
-    response={200: MoveOut, 400: MoveOut, 409: MoveOut, **GAME_ERRORS, 403: MoveOut},
+    response={200: MoveOut, 400: MoveOut, 409: MoveOut, **GAME_ERRORS, 403: MoveOut, **BODY_ERRORS},
 )
-def move_submit(request: HttpRequest, payload: MoveIn, game_id: int = GameId):
+def move_submit(request: HttpRequest, payload: MoveIn, game_id: WholeNumber = GameId):
     """Play one of your legal actions, made on ``expected_version`` of the game.
 
     Applied: 200 with the new version and what it caused (as you may read it). Refused: the
@@ -153,9 +154,9 @@ def move_submit(request: HttpRequest, payload: MoveIn, game_id: int = GameId):
 @router.get("/games/{game_id}/log", response={200: LogOut, **GAME_ERRORS})
 def game_log(
     request: HttpRequest,
-    game_id: int = GameId,
-    since: int = Query(0, ge=0, le=MAX_ID, description="only entries after this seq"),
-    limit: int = Query(LOG_LIMIT, ge=1, le=LOG_LIMIT),
+    game_id: WholeNumber = GameId,
+    since: WholeNumber = Query(0, ge=0, le=MAX_ID, description="only entries after this seq"),
+    limit: WholeNumber = Query(LOG_LIMIT, ge=1, le=LOG_LIMIT),
 ):
     """The game's log: public events in words, and your own private events."""
     game, access = visible_game(request.auth, game_id)

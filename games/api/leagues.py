@@ -15,8 +15,9 @@ from ninja import Path, Query, Router, Schema
 
 from games import selectors_leagues
 from games.models import League
+from games.parsing import strict_int
 
-from .schemas import MAX_ID, ErrorOut, ValidationErrorOut
+from .schemas import MAX_ID, ErrorOut, ValidationErrorOut, WholeNumber
 
 router = Router(tags=["leagues"])
 
@@ -102,8 +103,9 @@ def _league(reference: str) -> League:
     """A league by its slug (as in the site's URLs) or its id."""
     leagues = League.objects.select_related("ruleset")
     league = leagues.filter(slug=reference).first()
-    if league is None and reference.isdigit() and int(reference) <= MAX_ID:
-        league = leagues.filter(pk=int(reference)).first()
+    league_id = strict_int(reference, minimum=1, maximum=MAX_ID)
+    if league is None and league_id is not None:
+        league = leagues.filter(pk=league_id).first()
     if league is None:
         raise Http404(_("There is no such league."))
     return league
@@ -122,7 +124,7 @@ def leagues_list(request: HttpRequest):
 def league_standings(
     request: HttpRequest,
     league: str = Path(..., pattern=LEAGUE_REF, description="the league's slug or id"),
-    season: int | None = Query(None, ge=1, le=32767, description="season number"),
+    season: WholeNumber = Query(None, ge=1, le=32767, description="season number"),
 ):
     """A season's standings per division, best first, with the tie-breaks in order (the
     running season, else the newest, unless ``season`` names one)."""
@@ -142,7 +144,7 @@ def league_standings(
 def ratings_list(
     request: HttpRequest,
     kind: Literal["napad", "colt"],
-    limit: int = Query(100, ge=1, le=500),
+    limit: WholeNumber = Query(100, ge=1, le=500),
 ):
     """The club's skill ratings for one game (OpenSkill), best first; provisional last."""
     return {"kind": kind, "rows": selectors_leagues.ratings_leaderboard_data(kind, limit=limit)}

@@ -10,11 +10,36 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
+from pydantic import BeforeValidator
+
+from games.parsing import INT_MAX, strict_int
 
 # Path and query integers are bounded so that nonsense (2**70) is refused at the door
 # instead of overflowing a database integer.
-MAX_ID = 2**31 - 1
+MAX_ID = INT_MAX
 USERNAME_PATTERN = r"^[\w.@+-]{1,150}$"
+
+
+def _whole_number(value: Any) -> Any:
+    """A whole number as the site reads one (``games.parsing.strict_int``): a JSON integer,
+    or ASCII digits for a path or query parameter. pydantic alone also takes " 1", "+1",
+    "1_0" and 1.0 for 1."""
+    if isinstance(value, str):
+        number = strict_int(value, minimum=None, maximum=None)
+        if number is None:
+            raise ValueError("expected a whole number in ASCII digits")
+        return number
+    if isinstance(value, float) and value.is_integer():
+        # JSON's own rule: 3.0 is the integer 3.
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("expected a whole number")
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
+# Bounds inside the type, so an optional field keeps them (in the schema and when checked).
+PositiveId = Annotated[int, Field(ge=1, le=MAX_ID), BeforeValidator(_whole_number)]
 
 
 class ErrorOut(Schema):
@@ -92,15 +117,22 @@ class GameOut(TableOut):
 
 
 class TableCreateIn(Schema):
-    ruleset_id: int | None = Field(None, ge=1, le=MAX_ID)
+    # Say which game: a ruleset, or a kind (its plain ruleset's newest version).
+    model_config = {
+        "json_schema_extra": {"anyOf": [{"required": ["ruleset_id"]}, {"required": ["kind"]}]}
+    }
+
+    ruleset_id: PositiveId | None = None
     kind: Literal["napad", "colt"] | None = Field(
         None, description="without a ruleset_id: the newest version of this game's plain ruleset"
     )
-    seats: int = Field(..., ge=1, le=16)
+    seats: WholeNumber = Field(..., ge=1, le=16)
     options: dict[str, Any] = Field(default_factory=dict)
-    turn_time_limit_minutes: int = Field(24 * 60, ge=1, le=14 * 24 * 60)
-    bot_seats: dict[int, str] = Field(
-        default_factory=dict, description="seat position (from 0) to bot kind"
+    turn_time_limit_minutes: WholeNumber = Field(24 * 60, ge=1, le=14 * 24 * 60)
+    bot_seats: dict[WholeNumber, str] = Field(
+        default_factory=dict,
+        description="seat position (from 0) to bot kind",
+        json_schema_extra={"propertyNames": {"pattern": "^[0-9]{1,2}$"}},
     )
     invite_only: bool = False
     invitees: list[Annotated[str, Field(pattern=USERNAME_PATTERN)]] = Field(
@@ -123,7 +155,7 @@ class ActionsOut(Schema):
 
 class MoveIn(Schema):
     action: dict[str, Any]
-    expected_version: int = Field(..., ge=0, le=MAX_ID)
+    expected_version: WholeNumber = Field(..., ge=0, le=MAX_ID)
 
 
 class LogEntryOut(Schema):

@@ -21,19 +21,28 @@ from games.services.accounts import (
 
 
 def client_ip(request) -> str | None:
-    """The address the request came from.
+    """The address the request came from, for the per-address log-in throttle.
 
-    Behind the TLS proxy (SECURE_PROXY_SSL_HEADER set) the client is the last address the proxy
-    appended to X-Forwarded-For; anything before it was written by the client and can be forged.
+    ``X-Forwarded-For`` is believed only as far as ``NAPAD_TRUSTED_PROXIES`` says: each of
+    that many proxies in front of the site appends the address it received the request from,
+    so with N proxies the client is the (N+1)-th address from the right of the header's
+    hops followed by ``REMOTE_ADDR``; anything further left was written by the client and can
+    be forged. With no proxy (the default, 0) the header is ignored: a client reaching the
+    site directly could otherwise send a new address with every guess.
     """
     if request is None:
         return None
-    if getattr(settings, "SECURE_PROXY_SSL_HEADER", None):
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
-        if hops:
-            return hops[-1]
-    return request.META.get("REMOTE_ADDR") or None
+    remote = request.META.get("REMOTE_ADDR") or None
+    proxies = settings.NAPAD_TRUSTED_PROXIES
+    if not proxies:
+        return remote
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+    addresses = [*hops, remote] if remote else hops
+    if not addresses:
+        return None
+    # Fewer addresses than proxies: a proxy was skipped; the leftmost is the best there is.
+    return addresses[-(proxies + 1)] if len(addresses) > proxies else addresses[0]
 
 
 def time_zone_choices() -> list[tuple[str, str]]:

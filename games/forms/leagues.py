@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engines import get_engine
+from games.forms.fields import WholeNumberField
 from games.models import League, Membership, Player
 
 MAX_TABLE = 6
@@ -35,10 +36,10 @@ class ClubNightResultForm(forms.Form):
             self.fields[f"player_{index}"] = forms.ModelChoiceField(
                 members, required=False, label=_("Player %(n)s") % {"n": index}
             )
-            self.fields[f"place_{index}"] = forms.IntegerField(
+            self.fields[f"place_{index}"] = WholeNumberField(
                 min_value=1, max_value=self.rows, required=False, label=_("Place")
             )
-            self.fields[f"score_{index}"] = forms.IntegerField(required=False, label=_("Score"))
+            self.fields[f"score_{index}"] = WholeNumberField(required=False, label=_("Score"))
             self.fields[f"identity_{index}"] = forms.ChoiceField(
                 choices=identities, required=False, label=_("Gang or character")
             )
@@ -83,4 +84,4 @@ class SeasonCreateForm(forms.Form):
     starts_on = forms.DateField(
         label=_("First round opens on"), widget=forms.DateInput(attrs={"type": "date"})
     )
-    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=52, initial=6)
+    rounds = WholeNumberField(label=_("Rounds"), min_value=1, max_value=52, initial=6)

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from games.engines import get_engine
+from games.forms.fields import WholeNumberField
 from games.models import Player, Ruleset
 from games.rendering import option_choices
 
@@ -59,7 +60,7 @@ class RulesetChoiceField(forms.ModelChoiceField):
 
 class TableCreateForm(forms.Form):
     ruleset = RulesetChoiceField(label=_("Game and ruleset"), queryset=Ruleset.objects.none())
-    seats = forms.IntegerField(label=_("Seats"), min_value=2, max_value=MAX_SEATS, initial=2)
+    seats = WholeNumberField(label=_("Seats"), min_value=2, max_value=MAX_SEATS, initial=2)
     turn_time_limit = forms.ChoiceField(
         label=_("Turn time limit"),
         choices=[(key, label) for key, (_delta, label) in TURN_TIME_LIMITS.items()],

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_game_setup_args'),
+        ('games', '0010_followups_due'),
     ]
 
     operations = [

@@ -43,6 +43,13 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # What a committed change still owes (games/services/followups.py), kept here rather than
+    # only in a Celery message so a lost message or a killed worker costs seconds: the
+    # decision waiting is the site's to make (a bot's move, or a Colt Express standing order's
+    # answer), and a finished game's results are still to be counted. Indexed: the sweep
+    # reads only what is due.
+    auto_move_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    results_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # The seats that must act now (engine.to_move), kept beside the state so the lobby can put
     # "my turn" first without loading every game's state.
     to_move = models.JSONField(default=list, blank=True)

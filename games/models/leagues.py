@@ -15,6 +15,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.parsing import strict_int
+
 from .games import Game
 from .players import Player
 from .rulesets import Ruleset
@@ -150,7 +152,7 @@ def placement_points_problems(table) -> list[str]:
         return [_("Give an object mapping a table size to its list of points.")]
     problems = []
     for size, points in table.items():
-        if not str(size).isdigit() or not isinstance(points, list):
+        if strict_int(str(size), minimum=1) is None or not isinstance(points, list):
             problems.append(_("“%(size)s” must map a table size to a list.") % {"size": size})
         elif len(points) != int(size) or not all(isinstance(p, int | float) for p in points):
             problems.append(_("Table size %(size)s needs %(size)s numbers.") % {"size": size})

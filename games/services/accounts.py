@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 from collections.abc import Iterator
 from contextvars import ContextVar
 
@@ -16,9 +17,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import transaction
 
 from games.models import Player
+
+logger = logging.getLogger(__name__)
 
 DISPLAY_NAME_MAX = Player._meta.get_field("display_name").max_length
 
@@ -105,6 +109,25 @@ def player_update(*, player: Player, email: str | None = None, **fields: object)
 # A fixed window per username and per client address, counted in the cache: after
 # LOGIN_ATTEMPTS_LIMIT failures within LOGIN_ATTEMPTS_WINDOW seconds, further attempts are refused
 # before the password is even checked, so guessing stays slow whatever the answer would be.
+#
+# When the cache (Redis, scaled) is not answering, members can still log in: the counts are
+# kept in this process's memory until it answers again — still a limit on guessing, per web
+# process, for the minutes an outage lasts. /healthz reports the cache as failing meanwhile.
+
+_fallback_counts = LocMemCache("napad-login-throttle", {"MAX_ENTRIES": 10000})
+
+
+def _throttle_cache(operation: str, *args, **kwargs):
+    try:
+        return getattr(cache, operation)(*args, **kwargs)
+    except ValueError:
+        raise  # incr() of a key whose window ran out: the caller starts a new one
+    except Exception as error:
+        logger.warning(
+            "login throttle: the cache is not answering (%s); counting in this process",
+            type(error).__name__,
+        )
+        return getattr(_fallback_counts, operation)(*args, **kwargs)
 
 
 def _attempt_keys(*, username: str, ip: str | None) -> list[str]:
@@ -117,7 +140,7 @@ def _attempt_keys(*, username: str, ip: str | None) -> list[str]:
 
 def login_attempts_exceeded(*, username: str, ip: str | None) -> bool:
     limit = settings.LOGIN_ATTEMPTS_LIMIT
-    counts = cache.get_many(_attempt_keys(username=username, ip=ip))
+    counts = _throttle_cache("get_many", _attempt_keys(username=username, ip=ip))
     return any(count >= limit for count in counts.values())
 
 
@@ -125,13 +148,13 @@ def login_failure_record(*, username: str, ip: str | None) -> None:
     window = settings.LOGIN_ATTEMPTS_WINDOW
     for key in _attempt_keys(username=username, ip=ip):
         # add() starts the window only if none is running; incr() keeps its expiry.
-        cache.add(key, 0, timeout=window)
+        _throttle_cache("add", key, 0, timeout=window)
         try:
-            cache.incr(key)
+            _throttle_cache("incr", key)
         except ValueError:
             # The window ran out between add() and incr(): start a new one.
-            cache.set(key, 1, timeout=window)
+            _throttle_cache("set", key, 1, timeout=window)
 
 
 def login_failures_clear(*, username: str) -> None:
-    cache.delete_many(_attempt_keys(username=username, ip=None))
+    _throttle_cache("delete_many", _attempt_keys(username=username, ip=None))

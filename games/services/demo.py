@@ -2,7 +2,9 @@
 
 The demo members' passwords are random, printed by ``runclub`` and kept in
 ``var/demo_logins.json`` (readable by the machine's owner only) so later runs can print them
-again. Nothing here runs unless ``runclub`` is started without ``--no-demo``.
+again. A demo organiser (staff, in the "Rules editors" and "Moderators" groups) lets the
+admin be tried at once; its login is kept in ``var/demo_organiser.json`` the same way.
+Nothing here runs unless ``runclub`` is started without ``--no-demo``.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.db import transaction
 
 from games.models import Ruleset
 
 from .accounts import user_sign_up
 from .leagues.demo import demo_league_ensure
+from .organisers import MODERATORS, RULES_EDITORS, organiser_groups_install
 from .play import game_create, game_start, seat_join
 
 DEMO_MEMBERS = [
@@ -30,8 +34,51 @@ DEMO_MEMBERS = [
 ]
 
 
+DEMO_ORGANISER = ("organiser", "Olga (organiser)")
+
+
 def _logins_file() -> Path:
     return Path(settings.VAR_DIR) / "demo_logins.json"
+
+
+def _organiser_file() -> Path:
+    return Path(settings.VAR_DIR) / "demo_organiser.json"
+
+
+def _secret_write(path: Path, data) -> None:
+    path.write_text(json.dumps(data))
+    path.chmod(0o600)
+
+
+def demo_organiser_login() -> tuple[str, str] | None:
+    """The demo organiser's username and password, once created."""
+    path = _organiser_file()
+    if not path.exists():
+        return None
+    username, password = json.loads(path.read_text())
+    return username, password
+
+
+def demo_organiser_ensure() -> bool:
+    """Create the demo organiser — staff, a rules editor and a moderator — unless it exists
+    (also for a demo club made before there was one). True when it was created."""
+    username, display_name = DEMO_ORGANISER
+    if get_user_model().objects.filter(username=username).exists():
+        return False
+    organiser_groups_install()
+    password = secrets.token_urlsafe(9)
+    with transaction.atomic():
+        user = user_sign_up(
+            username=username,
+            email=f"{username}@example.org",
+            password=password,
+            display_name=display_name,
+        )
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+        user.groups.add(*Group.objects.filter(name__in=[RULES_EDITORS, MODERATORS]))
+    _secret_write(_organiser_file(), [username, password])
+    return True
 
 
 def demo_logins() -> list[tuple[str, str]]:
@@ -73,9 +120,7 @@ def demo_club_ensure() -> bool:
             )
             logins.append((username, password))
         _demo_tables_create(users)
-    path = _logins_file()
-    path.write_text(json.dumps(logins))
-    path.chmod(0o600)
+    _secret_write(_logins_file(), logins)
     demo_league_ensure(list(users.values()))
     return True
 

@@ -20,7 +20,7 @@ from games.broadcast import game_updated_on_commit
 from games.engines import get_engine
 from games.models import Game, ModerationAction, Notification, Player, Seat, TurnClock
 from games.services.clocks.deadlines import clock_for, turn_clock_refresh
-from games.services.queueing import bot_move_queue_on_commit
+from games.services.followups import bot_move_owed
 
 # A moderator may push a deadline this far at once; repeated extensions are audited.
 MAX_DEADLINE_EXTENSION = timedelta(days=30)
@@ -222,7 +222,7 @@ def seat_to_bot(
             },
         )
         if position in (game.to_move or []):
-            bot_move_queue_on_commit(game.pk, game.version)
+            bot_move_owed(game)
         # A bot gets no reminders: the clock drops the ladder for this decision.
         turn_clock_refresh(game)
         game_updated_on_commit(game.pk, game.version)

@@ -26,8 +26,10 @@ from django.utils.translation import gettext as _
 from games.broadcast import game_updated_on_commit
 from games.engines import ConfigError, IllegalAction, get_engine
 from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Ruleset, Seat
+from games.parsing import strict_int
 from games.selectors import game_seats_attach, player_of
 from games.services.clocks import turn_clock_after_move, turn_clock_start
+from games.services.followups import auto_move_due, auto_move_settled
 from games.services.push.outbox import turn_push_owe
 from games.services.queueing import bot_move_queue_on_commit, task_queue_on_commit
 
@@ -266,6 +268,7 @@ def game_start(
         state = engine.setup(game.config, game.seats_count, seed, **setup_args)
         now = timezone.now()
         to_move = engine.to_move(state)
+        state_json = engine.to_json(state)
         updated = Game.objects.filter(
             pk=game.pk, version=game.version, status=Game.Status.OPEN
         ).update(
@@ -273,10 +276,12 @@ def game_start(
             seed=seed,
             seed_hash=seed_hash(seed),
             setup_args=setup_args,
-            state=engine.to_json(state),
+            state=state_json,
             to_move=to_move,
             started_at=now,
             deadline=now + game.turn_time_limit if to_move else None,
+            # Owed in the database, not only in the message queued after commit (followups).
+            auto_move_due_at=auto_move_due(game, seats, to_move, state_json, now=now),
         )
         if not updated:
             raise PlayError(_("This table has already started or closed."))
@@ -363,9 +368,8 @@ def _move_play(
         game = Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
         raise _MoveRefused(_("There is no such table.")) from None
-    if isinstance(expected_version, str) and expected_version.strip().isdigit():
-        expected_version = int(expected_version)
-    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+    expected_version = strict_int(expected_version, minimum=0)
+    if expected_version is None:
         raise _MoveRefused(_("The move did not say which version of the game it was made on."))
     if game.status != Game.Status.RUNNING:
         raise _MoveRefused(_("This game is not running."))
@@ -407,14 +411,17 @@ def _move_play(
     over = engine.is_over(new_state)
     to_move = [] if over else engine.to_move(new_state)
     version = game.version + 1
+    state_json = engine.to_json(new_state)
     changes: dict[str, Any] = {
-        "state": engine.to_json(new_state),
+        "state": state_json,
         "version": version,
         "to_move": to_move,
         "deadline": now + game.turn_time_limit if to_move else None,
+        # What the next decision owes, kept in the row (games/services/followups.py).
+        "auto_move_due_at": auto_move_due(game, seats, to_move, state_json, now=now),
     }
     if over:
-        changes.update(status=Game.Status.FINISHED, finished_at=now)
+        changes.update(status=Game.Status.FINISHED, finished_at=now, results_due_at=now)
     updated = Game.objects.filter(pk=game.pk, version=game.version).update(**changes)
     if not updated:
         # Another writer saved first (possible only where the row lock is not real: SQLite).
@@ -479,11 +486,14 @@ def bot_move_play(game_id: int, version: int) -> MoveResult | None:
     bots = {seat.position: seat.bot_kind for seat in game.seats.exclude(bot_kind="")}
     position = next((p for p in game.to_move if p in bots), None)
     if position is None:
+        # A member took the seat back (a substitute): no move is owed by a bot any more.
+        auto_move_settled(game_id, version)
         return None
     engine = get_engine(game.kind)
     bot = engine.bots.get(bots[position])
     if bot is None:
         logger.error("game %s: seat %s has unknown bot %r", game_id, position, bots[position])
+        auto_move_settled(game_id, version)
         return None
     state = engine.from_json(game.state)
     # The bot's own RNG, fixed by game, seat and version so a retried task picks the same move.
@@ -496,6 +506,9 @@ def bot_move_play(game_id: int, version: int) -> MoveResult | None:
         logger.warning(
             "game %s: bot move at version %s refused: %s", game_id, version, result.message
         )
+        # The same version gives the same move: asking again would loop. The turn clock's
+        # deadline stays as the backstop.
+        auto_move_settled(game_id, version)
     return result
 
 

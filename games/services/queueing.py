@@ -2,8 +2,8 @@
 
 The change is already committed when the message is sent, so a broker that is away must not
 turn the member's answer into a 500: the failure is logged, and what the task would have done
-is caught up later (the clock's sweep replays a lost bot move or timeout; ``league_recompute``
-records a finished game the ledger missed).
+is caught up later from the database — a bot's move and a finished game's results by the
+followups sweep (games/services/followups.py), a timeout by the clock's sweep.
 """
 
 from __future__ import annotations

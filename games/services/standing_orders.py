@@ -25,7 +25,9 @@ from django.utils.translation import gettext_noop
 
 from games.engines import get_engine
 from games.models import Game, Seat, StandingOrder
+from games.parsing import strict_int
 
+from .followups import auto_move_settled
 from .notifications import notification_send
 from .presence import is_present
 
@@ -105,6 +107,13 @@ def order_choices(card: str, view: dict[str, Any], seat: int) -> list[tuple[str,
     return []
 
 
+def _seat_number(text: str) -> int:
+    number = strict_int(text, minimum=0)
+    if number is None:
+        raise ValueError(text)
+    return number
+
+
 def preference_from_choice(card: str, choice: str) -> dict[str, Any]:
     """The stored preference for a choice value from the form; refuses anything else."""
     parts = (choice or "").split(":")
@@ -116,7 +125,7 @@ def preference_from_choice(card: str, choice: str) -> dict[str, Any]:
         if card == "fire" and parts[1:] == ["richest"]:
             return {"target": "richest"}
         if card == "fire" and len(parts) == 3 and parts[1] == "seat":
-            return {"target": int(parts[2])}
+            return {"target": _seat_number(parts[2])}
         if card == "rob" and len(parts) == 2:
             order = parts[1].split(",")
             if order and set(order) <= set(PUBLIC_LOOT_VALUE) and len(set(order)) == len(order):
@@ -124,7 +133,7 @@ def preference_from_choice(card: str, choice: str) -> dict[str, Any]:
         if card == "punch" and len(parts) == 3 and parts[1] == "richest" and parts[2] in SIDES:
             return {"victim": "richest", "direction": parts[2], "take": True}
         if card == "punch" and len(parts) == 4 and parts[1] == "seat" and parts[3] in SIDES:
-            return {"victim": int(parts[2]), "direction": parts[3], "take": True}
+            return {"victim": _seat_number(parts[2]), "direction": parts[3], "take": True}
         if card == "marshal" and len(parts) == 2 and parts[1] in SIDES:
             return {"direction": parts[1]}
     except ValueError:
@@ -343,6 +352,18 @@ def standing_order_seqs(game: Game) -> set[int]:
 # -- applying them ----------------------------------------------------------------------------
 
 
+def standing_order_may_answer(kind: str, state: Any) -> bool:
+    """Whether the decision in ``state`` (a game's JSON state) is a choice that a standing
+    order could answer or its member be asked about: the play service then records it as
+    owed (games/services/followups.py), so a lost after-commit hook is caught up."""
+    return (
+        kind == "colt"
+        and isinstance(state, dict)
+        and state.get("phase") != "schemin"
+        and bool(state.get("pending"))
+    )
+
+
 def standing_orders_apply_on_commit(game: Game) -> None:
     """The play service's hook: once the move commits, see whether a standing order answers
     the next choice."""
@@ -371,12 +392,14 @@ def standing_orders_apply(game_id: int) -> bool:
     position = game.to_move[0]
     seat = Seat.objects.filter(game=game, position=position).select_related("player").first()
     if seat is None or seat.is_bot or seat.player is None:
+        # A bot's decision: the bot's own task (or the followups sweep) makes it.
         return False
     engine = get_engine(game.kind)
     state = engine.from_json(game.state)
     view = engine.view(state, position)
     pending = view.get("pending")
     if view.get("phase") == "schemin" or not pending:
+        auto_move_settled(game.pk, game.version)
         return False
     round_index = view["round"] - 1
     order = None
@@ -394,6 +417,8 @@ def standing_orders_apply(game_id: int) -> bool:
         choice = standing_order_match(order.card, order.preference, options, view, position)
     if choice is None:
         _choice_ask(game, seat, round_index)
+        # Asked: the decision is the member's now, nothing more is owed for it.
+        auto_move_settled(game.pk, game.version)
         return False
     with transaction.atomic():
         result = play.move_play_for_seat(
@@ -404,6 +429,7 @@ def standing_orders_apply(game_id: int) -> bool:
             by_clock=False,
         )
         if not result.ok:
+            auto_move_settled(game.pk, game.version)
             return False
         StandingOrder.objects.filter(pk=order.pk, applied_seq__isnull=True).update(
             applied_seq=result.game.version

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.models import Leave, Notification, Player
+from games.parsing import strict_int, strict_ints
 from games.services.clocks import ClockError, deadline_extend
 from games.services.clocks.leave import (
     LeaveError,
@@ -100,8 +101,10 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 @require_POST
 def notifications_read(request: HttpRequest) -> HttpResponse:
     player = _player(request)
-    ids = [int(value) for value in request.POST.getlist("id") if value.isdigit()]
-    notifications_mark_read(player=player, ids=ids or None)
+    given = request.POST.getlist("id")
+    ids = strict_ints(given, minimum=1)
+    # No id at all means "mark all read"; ids that are not numbers mean nothing at all.
+    notifications_mark_read(player=player, ids=ids if given else None)
     target = request.POST.get("next", "")
     if ids and target.startswith("/") and not target.startswith("//"):
         return redirect(target)
@@ -111,13 +114,13 @@ def notifications_read(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def deadline_extend_view(request: HttpRequest, game_id: int) -> HttpResponse:
-    seat = request.POST.get("seat", "")
-    if not seat.isdigit():
+    seat = strict_int(request.POST.get("seat"), minimum=0)
+    if seat is None:
         return game_live_response(
             request, game_id, message=_("Say whom to give more time."), ok=False
         )
     try:
-        deadline_extend(game_id=game_id, user=request.user, position=int(seat))
+        deadline_extend(game_id=game_id, user=request.user, position=seat)
     except ClockError as error:
         return game_live_response(request, game_id, message=error.message, ok=False)
     return game_live_response(request, game_id, message=_("You gave them 24 more hours."), ok=True)
@@ -126,8 +129,8 @@ def deadline_extend_view(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def standing_order_set_view(request: HttpRequest, game_id: int) -> HttpResponse:
-    index = request.POST.get("pile_index", "")
-    if not index.isdigit():
+    index = strict_int(request.POST.get("pile_index"), minimum=0)
+    if index is None:
         return game_live_response(
             request, game_id, message=_("There is no such card on the pile."), ok=False
         )
@@ -135,7 +138,7 @@ def standing_order_set_view(request: HttpRequest, game_id: int) -> HttpResponse:
         order = standing_order_set(
             game_id=game_id,
             user=request.user,
-            pile_index=int(index),
+            pile_index=index,
             choice=request.POST.get("choice", ""),
         )
     except StandingOrderError as error:

@@ -1,7 +1,10 @@
-"""``/healthz``: can this process reach the database, the channel layer and the Celery broker?
+"""``/healthz``: can this process reach the database, the channel layer, the Celery broker and
+the cache?
 
-Answers 200 when all three answer and 503 naming the part that failed. The output names error
-classes and messages only — never URLs, hosts with passwords, or settings.
+Answers 200 when all four answer and 503 naming the part that failed (the site keeps working
+without the cache — log-in throttling counts in the process meanwhile — but it is down).
+The output names error classes and messages only — never URLs, hosts with passwords, or
+settings.
 """
 
 from __future__ import annotations
@@ -9,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+import uuid
 from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.core.cache import cache, caches
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
@@ -52,6 +57,15 @@ def check_channel_layer() -> dict:
     return {"backend": type(layer).__name__}
 
 
+def check_cache() -> dict:
+    key = f"healthz-probe-{uuid.uuid4().hex}"
+    cache.set(key, 1, timeout=10)
+    if cache.get(key) != 1:
+        raise RuntimeError("a value written to the cache could not be read back")
+    cache.delete(key)
+    return {"backend": type(caches["default"]).__name__}
+
+
 def check_broker() -> dict:
     conn = celery_app.connection_for_write()
     try:
@@ -66,6 +80,7 @@ CHECKS: dict[str, Callable[[], dict]] = {
     "database": check_database,
     "channel_layer": check_channel_layer,
     "broker": check_broker,
+    "cache": check_cache,
 }
 
 

@@ -22,6 +22,7 @@ from games import selectors_leagues as selectors
 from games.forms.leagues import ClubNightResultForm, SeasonCreateForm
 from games.models import Fixture, League, Membership, Player, Round, Season
 from games.models.rulesets import Ruleset
+from games.parsing import strict_int
 from games.services.accounts import player_get_or_create
 from games.services.leagues import club_night, divisions, members, rounds
 from games.services.leagues.rounds import LeagueError
@@ -51,9 +52,9 @@ def league_list(request: HttpRequest) -> HttpResponse:
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
     season = None
-    number = request.GET.get("season", "")
-    if number.isdigit():
-        season = league.seasons.filter(number=int(number)).first()
+    number = strict_int(request.GET.get("season"), minimum=1)
+    if number is not None:
+        season = league.seasons.filter(number=number).first()
     season = season or selectors.league_current_season(league)
     me = _me(request)
     membership = Membership.objects.filter(league=league, player=me).first()

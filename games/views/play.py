@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from games.engines import EngineError, get_engine
 from games.gamelog import log_entries
 from games.models import Game
+from games.parsing import strict_int
 from games.rendering import (
     board_context,
     game_context,
@@ -166,10 +167,8 @@ def game_verify_view(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _int_or(value: str | None, default: int | None) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else default
-    except ValueError:
-        return default
+    number = strict_int(value)
+    return default if number is None else number
 
 
 @login_required

@@ -163,7 +163,7 @@ def test_it_creates_a_token_and_shows_it_once(alice, alice_client):
     row = ApiToken.objects.get(user=alice)
     assert row.name == "my bot"
     page = response.content.decode()
-    raw = page.split('<code style="word-break: break-all">')[1].split("</code>")[0]
+    raw = page.split('<code class="token-value">')[1].split("</code>")[0]
     assert raw.startswith(row.prefix)
     assert hashlib.sha256(raw.encode()).hexdigest() == row.token_hash
     assert ApiClient(raw).get("/api/me").json()["username"] == "alice"

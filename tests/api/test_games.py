@@ -392,3 +392,15 @@ def test_a_colt_express_game_through_the_api(alice_api, bob_api):
         assert response.json()["view"] == json.loads(json.dumps(engine.view(state, position)))
     log = alice_api.get(f"/api/games/{game_id}/log").json()
     assert [entry["seq"] for entry in log["entries"]] == list(range(1, 7))
+
+
+def test_a_body_over_the_upload_limit_answers_413_in_json(alice_api, napad_running, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    body = {"action": {"type": "pass", "padding": "x" * 20_000}, "expected_version": 0}
+    response = alice_api.post(f"/api/games/{napad_running['id']}/actions", body)
+    assert response.status_code == 413
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json() == {
+        "detail": "The request body is too large: the API takes at most 9 KiB."
+    }
+    assert Game.objects.get(pk=napad_running["id"]).version == napad_running["version"]

@@ -8,35 +8,24 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games.broadcast import user_group
+from tests.socketkit import layer_receive_until_marker
 
 
 @pytest.fixture
 def bell_listener():
-    """Subscribe to a member's personal group; ``received()`` drains what was pushed."""
+    """Subscribe to a member's personal group; ``received()`` is what was pushed so far (up to
+    a marker sent after it: nothing is waited for)."""
     layer = get_channel_layer()
-    channels = []
 
     def listen(user) -> str:
         name = async_to_sync(layer.new_channel)()
         async_to_sync(layer.group_add)(user_group(user.pk), name)
-        channels.append(name)
         return name
 
     def received(name: str) -> list[dict]:
-        messages = []
-        while True:
-            try:
-                messages.append(
-                    async_to_sync(_receive_now)(layer, name),
-                )
-            except TimeoutError:
-                return messages
+        marker = {"type": "test.marker"}
+        async_to_sync(layer.send)(name, marker)
+        return async_to_sync(layer_receive_until_marker)(layer, name, marker)
 
     listen.received = received
     return listen
-
-
-async def _receive_now(layer, name: str) -> dict:
-    import asyncio
-
-    return await asyncio.wait_for(layer.receive(name), timeout=0.2)

@@ -8,7 +8,6 @@ from io import StringIO
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from clockkit import started_game
 from django.conf import settings
 from django.core.management import call_command
@@ -19,6 +18,7 @@ from games.models import Game, Notification, TurnClock
 from games.services.notifications import notification_send
 from games.services.presence import is_present, presence_leave
 from napad_site.asgi import application
+from tests.socketkit import Socket
 
 
 def test_the_notifications_page_lists_and_marks_read(alice, bob, alice_client):
@@ -81,7 +81,7 @@ async def test_an_open_game_socket_marks_the_member_present(alice, bob):
     client = Client()
     await sync_to_async(client.force_login)(alice)
     session = client.cookies[settings.SESSION_COOKIE_NAME].value
-    socket = WebsocketCommunicator(
+    socket = Socket(
         application,
         f"/ws/games/{game.pk}/",
         headers=[

@@ -3,15 +3,21 @@ names a legal action, otherwise the player is asked — once per resolution wind
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from clockkit import colt_stealin, legal, seat_of, started_game, state_set
+from django.utils import timezone
 
+from games import tasks
 from games.engines import get_engine
-from games.models import GameEvent, Notification, StandingOrder
+from games.models import Game, GameEvent, Notification, StandingOrder
+from games.services.followups import SWEEP_GRACE, followups_sweep
 from games.services.play import move_play_for_seat
 from games.services.standing_orders import (
     StandingOrderError,
     standing_order_set,
+    standing_orders_apply,
     standing_orders_for,
 )
 
@@ -28,6 +34,12 @@ def seats(game, alice, bob, charlie):
 
 def _last(game) -> GameEvent:
     return GameEvent.objects.filter(game=game).order_by("-seq").first()
+
+
+def _assert_her_order_moved_her_toward_the_caboose(game, me) -> None:
+    event = _last(game)
+    assert event.seat == me and event.action == {"type": "move", "to": {"car": 3, "level": "roof"}}
+    assert StandingOrder.objects.get(game=game).applied_seq == event.seq
 
 
 def _order(game, user, choice, capture, pile_index=0):
@@ -209,9 +221,7 @@ def test_an_order_given_while_planning_is_applied_when_its_card_resolves(
             user=bob,
         )
     assert result.ok
-    event = _last(game)
-    assert event.seat == me and event.action == {"type": "move", "to": {"car": 3, "level": "roof"}}
-    assert StandingOrder.objects.get(game=game).applied_seq == event.seq
+    _assert_her_order_moved_her_toward_the_caboose(game, me)
 
 
 def test_choices_are_asked_once_per_resolution_window(
@@ -223,8 +233,6 @@ def test_choices_are_asked_once_per_resolution_window(
         at={me: (2, "roof"), b: (1, "inside"), c: (3, "inside")},
         pile=[(me, "move"), (me, "move")],
     )
-    from games.services.standing_orders import standing_orders_apply
-
     with django_capture_on_commit_callbacks(execute=True):
         standing_orders_apply(game.pk)
     for _card in range(2):
@@ -275,3 +283,50 @@ def test_the_game_page_offers_the_orders_form(game, seats, alice, bob, charlie, 
     assert StandingOrder.objects.get(game=game).preference == {"toward": "caboose"}
     alice_client.post(f"/games/{game.pk}/orders", {"pile_index": "1", "choice": ""})
     assert not StandingOrder.objects.filter(game=game).exists()
+
+
+def test_an_order_whose_after_commit_hook_was_lost_is_carried_out_by_the_followups_sweep(
+    game, seats, alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    me, b, c = seats[alice], seats[bob], seats[charlie]
+    colt_stealin(
+        game,
+        at={me: (2, "roof"), b: (2, "roof"), c: (1, "inside")},
+        pile=[(b, "move"), (me, "move")],
+    )
+    _order(game, alice, "move:caboose", django_capture_on_commit_callbacks, pile_index=1)
+    game.refresh_from_db()
+    bob_choice = {k: v for k, v in legal(game)[0].items() if k != "label"}
+    # Bob's choice commits, and the process dies before its after-commit hook runs (no
+    # callbacks run here): Alice's card is left waiting on her order.
+    result = move_play_for_seat(
+        game_id=game.pk, position=None, action=bob_choice, expected_version=game.version, user=bob
+    )
+    assert result.ok
+    game.refresh_from_db()
+    assert game.to_move == [me] and game.auto_move_due_at is not None
+    queued = []
+    followups_sweep(
+        now=timezone.now() + SWEEP_GRACE + timedelta(seconds=1),
+        queue=lambda name, args: queued.append((name, args)),
+    )
+    assert queued == [("auto_move_play_task", (game.pk, game.version))]
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.auto_move_play_task(*queued[0][1])
+    _assert_her_order_moved_her_toward_the_caboose(game, me)
+
+
+def test_a_choice_no_order_answers_is_asked_once_and_then_owes_nothing(
+    game, seats, alice, bob, charlie, django_capture_on_commit_callbacks
+):
+    me, b, c = seats[alice], seats[bob], seats[charlie]
+    colt_stealin(
+        game, at={me: (2, "roof"), b: (1, "inside"), c: (3, "inside")}, pile=[(me, "move")]
+    )
+    game.refresh_from_db()
+    Game.objects.filter(pk=game.pk).update(auto_move_due_at=game.started_at)
+    with django_capture_on_commit_callbacks(execute=True):
+        standing_orders_apply(game.pk)
+    game.refresh_from_db()
+    assert game.auto_move_due_at is None
+    assert Notification.objects.filter(player=alice.player, kind="stealin_choice").count() == 1

@@ -57,6 +57,17 @@ def chromium_path() -> str:
     return found
 
 
+@pytest.fixture(autouse=True)
+def _no_csp_violations(request):
+    """Every browser test fails on any Content-Security-Policy violation its pages caused."""
+    yield
+    if "live_club" not in request.fixturenames:
+        return
+    club = request.getfixturevalue("live_club")
+    violations, club.csp_violations[:] = list(club.csp_violations), []
+    assert violations == [], "the Content-Security-Policy refused:\n" + "\n".join(violations)
+
+
 @pytest.fixture
 def browser():
     executable = chromium_path()

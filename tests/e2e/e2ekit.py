@@ -18,11 +18,13 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "train-robbery-42"  # noqa: S105 (a test password)
-MEMBERS = {"alice": "Alice", "bob": "Bob"}
+MEMBERS = {"alice": "Alice", "bob": "Bob", "stella": "Stella"}
+# stella is staff (a superuser): the admin's pages are checked under the CSP too.
+STAFF = "stella"
 
 # How long one live update may take to reach a page (a move is a few hundred milliseconds).
 LIVE_TIMEOUT_MS = 15_000
@@ -53,6 +55,17 @@ rulesets_install_defaults()
 for username, display_name in {MEMBERS!r}.items():
     user_sign_up(username=username, email=username + "@example.org", password={PASSWORD!r},
                  display_name=display_name, language="en")
+from django.contrib.auth import get_user_model
+get_user_model().objects.filter(username={STAFF!r}).update(is_staff=True, is_superuser=True)
+"""
+
+
+# Chromium logs a refused inline script or style in the console; this catches the rest (and
+# names the directive) from the page's own securitypolicyviolation events.
+_CSP_REPORTER = """
+document.addEventListener("securitypolicyviolation", (e) => console.error(
+  "CSP violation: " + e.violatedDirective + " refused " + (e.blockedURI || "inline code")
+  + " in " + (e.sourceFile || document.location.pathname) + ":" + e.lineNumber));
 """
 
 
@@ -85,17 +98,24 @@ class LiveClub:
         )
         self.log_path = var_dir / "daphne.log"
         self.process: subprocess.Popen | None = None
+        # What the pages' Content-Security-Policy refused; a test fails on any (conftest.py).
+        self.csp_violations: list[str] = []
 
     def prepare(self) -> None:
+        self.shell(_PREPARE)
+
+    def shell(self, code: str) -> str:
+        """Run ``code`` with ``manage.py shell`` in the club's environment; its output."""
         done = subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c", _PREPARE],
+            [sys.executable, "manage.py", "shell", "-c", code],
             cwd=ROOT,
             env=self.env,
             capture_output=True,
             text=True,
             timeout=180,
         )
-        assert done.returncode == 0, f"preparing the club failed:\n{done.stdout}\n{done.stderr}"
+        assert done.returncode == 0, f"the club's shell failed:\n{done.stdout}\n{done.stderr}"
+        return done.stdout
 
     def start(self, timeout: float = 60) -> None:
         log = self.log_path.open("w")
@@ -136,13 +156,25 @@ class LiveClub:
 
     # --- members ----------------------------------------------------------------------------
 
-    def member_page(self, browser: Browser, username: str, *, viewport=None) -> Page:
-        """A new browser context (its own cookies) logged in as ``username`` on the login page."""
+    def context(self, browser: Browser, *, viewport=None, locale: str = "en-GB") -> BrowserContext:
+        """A new browser context (its own cookies) whose pages report CSP violations."""
         context = browser.new_context(
-            base_url=self.base, viewport=viewport or {"width": 1280, "height": 900}
+            base_url=self.base, viewport=viewport or {"width": 1280, "height": 900}, locale=locale
         )
         context.set_default_timeout(LIVE_TIMEOUT_MS)
-        page = context.new_page()
+        context.add_init_script(_CSP_REPORTER)
+
+        def on_console(message) -> None:
+            text = message.text
+            if "Content Security Policy" in text or text.startswith("CSP violation"):
+                self.csp_violations.append(f"{message.page.url if message.page else '?'}: {text}")
+
+        context.on("console", on_console)
+        return context
+
+    def member_page(self, browser: Browser, username: str, *, viewport=None) -> Page:
+        """A new browser context (its own cookies) logged in as ``username`` on the login page."""
+        page = self.context(browser, viewport=viewport).new_page()
         page.goto("/accounts/login/?next=/games/")
         page.locator("#id_username").fill(username)
         page.locator("#id_password").fill(PASSWORD)

@@ -3,6 +3,7 @@ finished games are counted once, into standings and ratings."""
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime, time, timedelta
 
 import pytest
@@ -92,30 +93,37 @@ def test_it_ignores_a_game_that_is_not_finished(running_season):
     assert not ResultRecord.objects.exists()
 
 
+def _play_to_the_end(game, around_each_move=contextlib.nullcontext) -> None:
+    """The members seated at ``game`` play its first legal action each until it ends."""
+    from games.engines import get_engine
+    from games.services.play import move_submit
+
+    engine = get_engine(game.kind)
+    users = {s.position: s.player.user for s in game.seats.select_related("player__user")}
+    for _move in range(2000):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            return
+        seat = game.to_move[0]
+        action = engine.legal_actions(engine.from_json(game.state), seat)[0]
+        with around_each_move():
+            result = move_submit(
+                game_id=game.pk, user=users[seat], action=action, expected_version=game.version
+            )
+        assert result.ok, result.message
+    raise AssertionError("the game did not end")
+
+
 def test_a_fixture_game_played_to_the_end_is_recorded_after_commit(
     running_season, django_capture_on_commit_callbacks
 ):
-    from games.engines import get_engine
-    from games.services.play import move_submit
     from napad_site.celery import app
 
     fixture = rounds.round_open(round_id=running_season.rounds.get(number=1).pk)[0]
     game = fixture.game
-    engine = get_engine(game.kind)
-    users = {s.position: s.player.user for s in game.seats.select_related("player__user")}
     app.conf.task_always_eager = True
     try:
-        for _move in range(2000):
-            game.refresh_from_db()
-            if game.status != Game.Status.RUNNING:
-                break
-            seat = game.to_move[0]
-            action = engine.legal_actions(engine.from_json(game.state), seat)[0]
-            with django_capture_on_commit_callbacks(execute=True):
-                result = move_submit(
-                    game_id=game.pk, user=users[seat], action=action, expected_version=game.version
-                )
-            assert result.ok, result.message
+        _play_to_the_end(game, lambda: django_capture_on_commit_callbacks(execute=True))
     finally:
         app.conf.task_always_eager = False
     game.refresh_from_db()
@@ -242,3 +250,62 @@ def test_members_hear_when_their_round_table_is_ready(running_season):
     notified = Notification.objects.filter(kind="league_round")
     assert set(notified.values_list("player", flat=True)) == seated
     assert all(n.url for n in notified)
+
+
+def test_a_finished_game_whose_results_message_was_lost_is_counted_by_the_followups_sweep(
+    running_season,
+):
+    from games.services.followups import SWEEP_GRACE, followups_sweep
+    from games.tasks import game_results_record_task
+
+    fixture = rounds.round_open(round_id=running_season.rounds.get(number=1).pk)[0]
+    game = fixture.game
+    # Played to the end with no after-commit callback run: the results message is lost.
+    _play_to_the_end(game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.results_due_at == game.finished_at
+    assert not ResultRecord.objects.filter(game=game).exists()
+
+    queued = []
+    sweep_at = game.finished_at + SWEEP_GRACE + timedelta(seconds=1)
+    followups_sweep(now=sweep_at, queue=lambda name, args: queued.append((name, args)))
+    assert queued == [("game_results_record_task", (game.pk,))]
+    game_results_record_task(game.pk)
+    game_results_record_task(game.pk)  # delivered twice: counted once
+    assert ResultRecord.objects.filter(game=game).count() == 1
+    assert Standing.objects.filter(season=running_season, games=1).count() == game.seats_count
+    game.refresh_from_db()
+    assert game.results_due_at is None
+    again = []
+    followups_sweep(now=sweep_at + timedelta(minutes=5), queue=lambda *a: again.append(a))
+    assert again == []
+
+
+def test_a_round_whose_opening_died_half_way_is_opened_whole_by_the_next_sweep(
+    running_season, monkeypatch
+):
+    first = running_season.rounds.get(number=1)
+    now = first.starts_at + timedelta(minutes=1)
+    real_create = rounds._fixture_game_create
+    calls = []
+
+    def dies_on_the_second_table(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            # What a worker killed mid-round leaves: its transaction never commits.
+            raise RuntimeError("worker killed")
+        return real_create(*args, **kwargs)
+
+    monkeypatch.setattr(rounds, "_fixture_game_create", dies_on_the_second_table)
+    with pytest.raises(RuntimeError):
+        rounds.rounds_sweep(now)
+    assert Round.objects.get(pk=first.pk).status == Round.Status.SCHEDULED
+    assert not Fixture.objects.filter(round=first).exists()
+    assert not Game.objects.exists()
+
+    monkeypatch.setattr(rounds, "_fixture_game_create", real_create)
+    # The league sweep (beat, every five minutes) finds the round still due and opens it.
+    assert rounds.rounds_sweep(now + timedelta(minutes=5))["opened"] == 1
+    fixtures = list(Fixture.objects.filter(round=first))
+    assert sorted(f.game.seats_count for f in fixtures) == [3, 4]
+    assert Game.objects.count() == 2

@@ -21,7 +21,6 @@ import json
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connections
 from django.shortcuts import resolve_url
@@ -32,6 +31,7 @@ from games.api import api
 from games.engines import get_engine
 from games.models import ChatMessage, Game, GameEvent, Seat
 from napad_site.asgi import application
+from tests.socketkit import Socket
 
 PERSONAS = ("anonymous", "member", "other_seat", "seat", "staff")
 LOGIN = "login"
@@ -300,8 +300,8 @@ async def _connect(path: str, client: Client | None) -> tuple[bool, int | None]:
     if client is not None:
         session = client.cookies[settings.SESSION_COOKIE_NAME].value
         headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()))
-    socket = WebsocketCommunicator(application, path, headers=headers)
-    connected, code = await socket.connect(timeout=5)
+    socket = Socket(application, path, headers=headers)
+    connected, code = await socket.connect()
     if connected:
         await socket.disconnect()
     return connected, (None if connected else code)

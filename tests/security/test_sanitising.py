@@ -17,7 +17,6 @@ from html.parser import HTMLParser
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connections
 from django.test import Client
@@ -28,6 +27,7 @@ from games.services.clocks.timeouts import seat_hand_to_bot
 from games.services.play import chat_message_post, game_create, game_start, seat_join
 from games.services.rulesets import rulesets_install_defaults
 from napad_site.asgi import application
+from tests.socketkit import Socket
 
 NAME = '<img src=x onerror="alert(1)">Bob'
 CHAT = '<script>alert(2)</script><a href="javascript:alert(3)">hi</a>'
@@ -153,11 +153,11 @@ def test_the_live_push_of_chat_and_names_is_inert(table, alice):
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)]
 
     async def pushed() -> list[str]:
-        socket = WebsocketCommunicator(application, f"/ws/games/{table.pk}/", headers)
+        socket = Socket(application, f"/ws/games/{table.pk}/", headers)
         assert (await socket.connect())[0]
-        first = await socket.receive_from(timeout=5)
+        first = await socket.receive_from()
         await sync_to_async(chat_message_post)(game_id=table.pk, user=alice, text=CHAT + "!")
-        second = await socket.receive_from(timeout=5)
+        second = await socket.receive_from()
         await socket.disconnect()
         await sync_to_async(connections.close_all)()
         return [first, second]

@@ -23,7 +23,6 @@ from uuid import uuid4
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 from django.utils import timezone
@@ -43,6 +42,7 @@ from games.services.push import sending as push_sending
 from games.services.push.devices import push_device_subscribe
 from games.services.rulesets import rulesets_install_defaults
 from napad_site.asgi import application
+from tests.socketkit import Socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -188,17 +188,17 @@ class Table:
             for position in self.viewers:
                 cookie = f"{settings.SESSION_COOKIE_NAME}={self.cookies[position]}".encode()
                 headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-                socket = WebsocketCommunicator(
+                socket = Socket(
                     application, f"/ws/games/{self.game.pk}/", [*headers, (b"cookie", cookie)]
                 )
                 connected, _code = await socket.connect(timeout=30)
                 assert connected
                 sockets[position] = socket
-            messages = {p: [await s.receive_from(timeout=5)] for p, s in sockets.items()}
+            messages = {p: [await s.receive_from()] for p, s in sockets.items()}
             update = {"type": "game.updated", "version": self.game.version, "sent": uuid4().hex}
             await get_channel_layer().group_send(game_group(self.game.pk), update)
             for position, socket in sockets.items():
-                messages[position].append(await socket.receive_from(timeout=5))
+                messages[position].append(await socket.receive_from())
                 await socket.disconnect()
             return messages
 

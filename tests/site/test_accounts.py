@@ -382,3 +382,59 @@ def test_it_throttles_the_admin_log_in_too(client, alice, settings):
     assert response.status_code == 200
     assert "Too many failed log-in attempts" in response.content.decode()
     assert not _logged_in_user(client).is_authenticated
+
+
+def test_a_forged_forwarded_for_does_not_defeat_the_address_throttle(client, alice, bob, settings):
+    # Reached directly (no trusted proxy, the default): the header is the client's own words,
+    # even on a site set up for HTTPS behind a proxy.
+    settings.LOGIN_ATTEMPTS_LIMIT = 3
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    for number, name in enumerate(("x1", "x2", "x3")):
+        client.post(
+            reverse("login"),
+            {"username": name, "password": "guess"},
+            headers={"X-Forwarded-For": f"10.0.0.{number}"},
+        )
+    response = client.post(
+        reverse("login"),
+        {"username": "bob", "password": PASSWORD},
+        headers={"X-Forwarded-For": "10.0.0.99"},
+    )
+    assert "Too many failed log-in attempts" in response.content.decode()
+
+
+def test_behind_trusted_proxies_the_address_is_the_one_they_appended(alice, bob, settings):
+    from games.forms.accounts import client_ip
+
+    settings.NAPAD_TRUSTED_PROXIES = 1
+    settings.LOGIN_ATTEMPTS_LIMIT = 3
+    proxy = Client(REMOTE_ADDR="127.0.0.1")
+    # One client guesses, rotating what it writes in the header; nginx appends its address.
+    for number, name in enumerate(("x1", "x2", "x3")):
+        proxy.post(
+            reverse("login"),
+            {"username": name, "password": "guess"},
+            headers={"X-Forwarded-For": f"10.0.0.{number}, 203.0.113.7"},
+        )
+    refused = proxy.post(
+        reverse("login"),
+        {"username": "bob", "password": PASSWORD},
+        headers={"X-Forwarded-For": "203.0.113.7"},
+    )
+    assert "Too many failed log-in attempts" in refused.content.decode()
+    # Another member behind the same proxy is another address.
+    other = Client(REMOTE_ADDR="127.0.0.1")
+    welcome = other.post(
+        reverse("login"),
+        {"username": "bob", "password": PASSWORD},
+        headers={"X-Forwarded-For": "198.51.100.4"},
+    )
+    assert welcome.status_code == 302
+
+    class Request:
+        META = {"REMOTE_ADDR": "10.1.1.1", "HTTP_X_FORWARDED_FOR": "6.6.6.6, 1.2.3.4, 10.0.0.2"}
+
+    settings.NAPAD_TRUSTED_PROXIES = 2
+    assert client_ip(Request) == "1.2.3.4"
+    settings.NAPAD_TRUSTED_PROXIES = 0
+    assert client_ip(Request) == "10.1.1.1"

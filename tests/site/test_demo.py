@@ -32,3 +32,17 @@ def test_it_creates_the_demo_club_once(settings, tmp_path):
     assert demo_club_ensure() is False
     assert Game.objects.count() == games_before
     assert demo_logins() == logins
+
+
+def test_it_creates_a_demo_organiser_with_staff_rights_once(settings, tmp_path):
+    from games.services.demo import demo_organiser_ensure, demo_organiser_login
+
+    settings.VAR_DIR = tmp_path
+    assert demo_organiser_ensure() is True
+    assert demo_organiser_ensure() is False
+    username, password = demo_organiser_login()
+    client = Client()
+    assert client.login(username=username, password=password)
+    assert client.get("/admin/games/ruleset/").status_code == 200
+    assert client.get("/admin/games/game/").status_code == 200
+    assert (tmp_path / "demo_organiser.json").stat().st_mode & 0o077 == 0

@@ -7,7 +7,6 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connections
 from django.test import Client
@@ -21,22 +20,23 @@ from games.services.accounts import user_sign_up
 from games.services.play import chat_message_post, move_submit
 from napad_site.asgi import application
 from tests.conftest import PASSWORD
+from tests.socketkit import Socket
 
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def _socket(game_id: int, user=None) -> WebsocketCommunicator:
+async def _socket(game_id: int, user=None) -> Socket:
     headers = list(HEADERS)
     if user is not None:
         client = Client()
         await sync_to_async(client.force_login)(user)
         session = client.cookies[settings.SESSION_COOKIE_NAME].value
         headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()))
-    return WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+    return Socket(application, f"/ws/games/{game_id}/", headers=headers)
 
 
-async def _close(*sockets: WebsocketCommunicator) -> None:
+async def _close(*sockets: Socket) -> None:
     for socket in sockets:
         await socket.disconnect()
     # The ORM ran in asgiref's worker thread: close its connection so the test database can go.
@@ -80,10 +80,10 @@ async def test_a_move_reaches_the_other_player_with_their_own_view(alice, bob, c
     assert (await waiter_socket.connect())[0] is True
     assert (await spectator_socket.connect())[0] is True
     # On connect each page gets the table as it is now (a reconnecting page catches up).
-    first = await waiter_socket.receive_from(timeout=3)
+    first = await waiter_socket.receive_from()
     assert 'id="game-live"' in first and 'hx-swap-oob="true"' in first
     assert 'data-version="0"' in first and "Your hand" in first
-    assert "Your hand" not in await spectator_socket.receive_from(timeout=3)
+    assert "Your hand" not in await spectator_socket.receive_from()
 
     action = await sync_to_async(first_legal)(game)
     result = await sync_to_async(move_submit)(
@@ -91,7 +91,7 @@ async def test_a_move_reaches_the_other_player_with_their_own_view(alice, bob, c
     )
     assert result.ok
 
-    pushed = await waiter_socket.receive_from(timeout=3)
+    pushed = await waiter_socket.receive_from()
     assert 'data-version="1"' in pushed
     assert "Your hand" in pushed and 'name="action"' in pushed  # the waiter's turn now
     assert 'id="chat-log"' in pushed
@@ -99,7 +99,7 @@ async def test_a_move_reaches_the_other_player_with_their_own_view(alice, bob, c
     assert '<div id="live-region" hx-swap-oob="innerHTML">' in pushed
     announced = pushed.split('id="live-region"')[1].split("</div>")[0]
     assert "send card" in announced  # the first legal action is a play
-    watched = await spectator_socket.receive_from(timeout=3)
+    watched = await spectator_socket.receive_from()
     assert 'data-version="1"' in watched
     assert "Your hand" not in watched and 'name="action"' not in watched
     for html in (first, pushed, watched):
@@ -116,9 +116,9 @@ async def test_each_socket_speaks_its_members_language(alice, bob, charlie):
     alice_socket = await _socket(game.pk, alice)
     assert (await bob_socket.connect())[0] is True
     assert (await alice_socket.connect())[0] is True
-    on_connect = await bob_socket.receive_from(timeout=3)
+    on_connect = await bob_socket.receive_from()
     assert "Twoja ręka" in on_connect and "Your hand" not in on_connect
-    assert "Your hand" in await alice_socket.receive_from(timeout=3)
+    assert "Your hand" in await alice_socket.receive_from()
 
     mover = await sync_to_async(user_to_move)(game, [alice, bob])
     action = await sync_to_async(first_legal)(game)
@@ -126,8 +126,8 @@ async def test_each_socket_speaks_its_members_language(alice, bob, charlie):
         game_id=game.pk, user=mover, action=json.dumps(action), expected_version=0
     )
     assert result.ok
-    pushed_to_bob = await bob_socket.receive_from(timeout=3)
-    pushed_to_alice = await alice_socket.receive_from(timeout=3)
+    pushed_to_bob = await bob_socket.receive_from()
+    pushed_to_alice = await alice_socket.receive_from()
     assert "Twoja ręka" in pushed_to_bob and "Your hand" not in pushed_to_bob
     assert "Your hand" in pushed_to_alice and "Twoja ręka" not in pushed_to_alice
     await _close(bob_socket, alice_socket)
@@ -136,10 +136,10 @@ async def test_each_socket_speaks_its_members_language(alice, bob, charlie):
 # --- One update, many sockets: shared reads and renders (games/consumers.py) ---------------------
 
 
-async def _connected(game_id: int, user) -> WebsocketCommunicator:
+async def _connected(game_id: int, user) -> Socket:
     socket = await _socket(game_id, user)
     assert (await socket.connect())[0] is True
-    await socket.receive_from(timeout=3)  # the table as it is on connect
+    await socket.receive_from()  # the table as it is on connect
     return socket
 
 
@@ -166,8 +166,8 @@ async def test_one_move_is_rendered_once_for_all_spectators_and_once_per_player(
     )
     assert result.ok
 
-    alice_html, bob_html = [await socket.receive_from(timeout=3) for socket in players]
-    watched = [await socket.receive_from(timeout=3) for socket in spectators]
+    alice_html, bob_html = [await socket.receive_from() for socket in players]
+    watched = [await socket.receive_from() for socket in spectators]
     # One render for both spectators, made with no user; one for each seated member.
     assert sorted(rendered_for, key=lambda call: (call[0] is None, call[0] or 0)) == [
         (0, alice),
@@ -193,9 +193,9 @@ async def test_a_change_without_a_new_version_is_read_afresh(alice, bob, charlie
     game = await sync_to_async(napad_game)(alice, bob)
     spectator = await _connected(game.pk, charlie)
     await sync_to_async(chat_message_post)(game_id=game.pk, user=alice, text="first words")
-    assert "first words" in await spectator.receive_from(timeout=3)
+    assert "first words" in await spectator.receive_from()
     await sync_to_async(chat_message_post)(game_id=game.pk, user=bob, text="second words")
-    pushed = await spectator.receive_from(timeout=3)
+    pushed = await spectator.receive_from()
     assert 'data-version="0"' in pushed and "second words" in pushed
     await _close(spectator)
 

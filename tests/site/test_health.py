@@ -1,4 +1,5 @@
-"""``/healthz``: 200 when the database, channel layer and broker answer; 503 naming what failed."""
+"""``/healthz``: 200 when the database, channel layer, broker and cache answer; 503 naming what
+failed."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def test_it_answers_200_when_everything_is_up(client):
     assert response["Content-Type"] == "application/json"
     assert "no-cache" in response["Cache-Control"]
     assert body["status"] == "ok"
-    assert set(body["checks"]) == {"database", "channel_layer", "broker"}
+    assert set(body["checks"]) == {"database", "channel_layer", "broker", "cache"}
     assert all(check["status"] == "ok" for check in body["checks"].values())
     assert "failing" not in body
 

@@ -24,7 +24,9 @@ def collected_static(settings, tmp_path):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
     }
-    call_command("collectstatic", interactive=False, verbosity=0, ignore_patterns=["admin"])
+    call_command(
+        "collectstatic", interactive=False, verbosity=0, ignore_patterns=["admin", "ninja"]
+    )
     return settings.STATIC_ROOT
 
 
@@ -44,9 +46,9 @@ def test_it_renders_every_page_with_debug_off_and_hashed_static_files(
 
     html = client.get(reverse("home")).content.decode()
     assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
-    # Favicon, style sheet, htmx and its extension, the home-screen icon, the service worker's
-    # registration (games/views/pwa.py).
-    assert len(assets) == 6
+    # Favicon, style sheet, htmx and its extension, forms.js, the home-screen icon, the service
+    # worker's registration (games/views/pwa.py).
+    assert len(assets) == 7
     for asset in assets:
         # e.g. /static/css/club.0123abcd4567.css, and the file is really there.
         assert re.search(r"\.[0-9a-f]{12}\.(css|js|svg|png)$", asset), asset

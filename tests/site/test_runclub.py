@@ -1,9 +1,12 @@
-"""``manage.py runclub`` brings the whole club up (daphne, a Celery worker, beat) and stops every
-process it started on SIGTERM or Ctrl-C. Runs the real command in a subprocess, embedded mode."""
+"""``manage.py runclub`` brings the whole club up (daphne, a Celery worker, beat), says what a
+person needs (address, demo logins, how to stop) and keeps the processes' chatter in var/log/,
+stops every process it started on SIGTERM or Ctrl-C, leaves none behind when it is killed
+outright, and names whoever holds its port. Runs the real command in a subprocess, embedded."""
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import http.cookiejar
 import json
 import os
@@ -47,8 +50,9 @@ def process_groups_alive(pgids: set[int]) -> set[int]:
 
 
 class Club:
-    def __init__(self, tmp_path: Path, *, demo: bool):
-        self.port = free_port()
+    def __init__(self, tmp_path: Path, *, demo: bool, port: int | None = None):
+        self.port = port or free_port()
+        self.var = tmp_path / "var"
         env = {
             k: v
             for k, v in os.environ.items()
@@ -56,15 +60,21 @@ class Club:
         }
         env.update(
             DJANGO_SETTINGS_MODULE="napad_site.settings",
-            NAPAD_VAR_DIR=str(tmp_path / "var"),
+            NAPAD_VAR_DIR=str(self.var),
             PYTHONUNBUFFERED="1",
         )
         command = [sys.executable, "manage.py", "runclub", "--port", str(self.port)]
         if not demo:
             command.append("--no-demo")
-        self.log = (tmp_path / "runclub.log").open("w+")
+        self.log = (tmp_path / f"runclub-{self.port}-{time.monotonic_ns()}.out").open("w+")
+        # A session of its own, as in a terminal: killing its process group kills only it.
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         self.base = f"http://127.0.0.1:{self.port}"
 
@@ -85,7 +95,9 @@ class Club:
         raise AssertionError("runclub did not answer in time:\n" + self.output())
 
     def child_pids(self) -> dict[str, int]:
-        return {name: int(pid) for name, pid in re.findall(r"(\w+) pid (\d+)", self.output())}
+        pids = json.loads((self.var / "runclub.json").read_text())
+        assert pids.pop("runclub") == self.process.pid
+        return pids
 
     def stop(self, sig: int) -> int:
         self.process.send_signal(sig)
@@ -122,6 +134,20 @@ def log_in(base: str, username: str, password: str) -> http.cookiejar.CookieJar:
     return jar
 
 
+# Everything the terminal may show: what a person needs, nothing the processes chatter.
+TERMINAL_LINES = [
+    r"Napad Club is running at http://127\.0\.0\.1:\d+/",
+    r"Demo members \(username / password\):",
+    r"  (alice|bob|carla|dan) / \S+",
+    r"Demo organiser, staff \(the admin at http://127\.0\.0\.1:\d+/admin/\):",
+    r"  organiser / \S+",
+    r"Logs: \S+/var/log/",
+    r"Press Ctrl-C to stop\.",
+    r"Stopping…",
+    r"Stopped\.",
+]
+
+
 def test_it_runs_the_whole_club_and_stops_every_child_on_sigterm(tmp_path):
     club = Club(tmp_path, demo=True)
     try:
@@ -141,11 +167,26 @@ def test_it_runs_the_whole_club_and_stops_every_child_on_sigterm(tmp_path):
         jar = log_in(club.base, *logins[0])
         cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
         assert " 101 " in websocket_handshake(club.port, "/ws/notifications/", cookie)
+
+        # The demo organiser gets into the admin at once.
+        (organiser,) = re.findall(r"^  (organiser) / (\S+)$", out, flags=re.M)
+        opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(log_in(club.base, *organiser))
+        )
+        admin = opener.open(club.base + "/admin/games/ruleset/", timeout=10)
+        assert admin.status == 200 and admin.url.endswith("/admin/games/ruleset/")
     finally:
         code = club.stop(signal.SIGTERM)
     assert code == 0, club.output()
-    assert "Stopped." in club.output()
     assert process_groups_alive(set(club.child_pids().values())) == set()
+    # The terminal said only what a person needs; Celery's banner, kombu's warnings, the
+    # root-user SecurityWarning and daphne's notices are in the logs.
+    for line in club.output().splitlines():
+        assert any(re.fullmatch(allowed, line) for allowed in TERMINAL_LINES), line
+    logs = club.var / "log"
+    assert " ready." in (logs / "worker.log").read_text()
+    assert "beat: Starting" in (logs / "beat.log").read_text()
+    assert "Listening on TCP address" in (logs / "daphne.log").read_text()
 
 
 def test_it_stops_everything_on_ctrl_c_and_skips_the_demo_when_asked(tmp_path):
@@ -159,3 +200,49 @@ def test_it_stops_everything_on_ctrl_c_and_skips_the_demo_when_asked(tmp_path):
         code = club.stop(signal.SIGINT)
     assert code == 0, club.output()
     assert process_groups_alive(set(children.values())) == set()
+
+
+def _wait_until_gone(pids: set[int], seconds: float = 90) -> set[int]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        alive = process_groups_alive(pids)
+        if not alive:
+            return alive
+        time.sleep(0.2)
+    return process_groups_alive(pids)
+
+
+def test_no_child_outlives_a_runclub_killed_outright_and_it_starts_again(tmp_path):
+    club = Club(tmp_path, demo=False)
+    club.wait_until_up()
+    children = club.child_pids()
+    try:
+        # kill -9 of runclub's process group: runclub alone (each child has its own).
+        os.killpg(club.process.pid, signal.SIGKILL)
+        assert club.process.wait(timeout=30) == -signal.SIGKILL
+        survivors = _wait_until_gone(set(children.values()))
+        assert survivors == set(), f"still running: {survivors}"
+    finally:
+        for pid in children.values():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+
+    again = Club(tmp_path, demo=False, port=club.port)
+    try:
+        assert again.wait_until_up()["status"] == "ok"
+    finally:
+        assert again.stop(signal.SIGTERM) == 0, again.output()
+
+
+def test_a_port_already_in_use_is_refused_naming_its_holder(tmp_path):
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        club = Club(tmp_path, demo=False, port=port)
+        code = club.process.wait(timeout=120)
+    out = club.output()
+    assert code != 0, out
+    assert f"port {port} on 127.0.0.1 is already in use by pid {os.getpid()} (" in out
+    assert f"manage.py runclub --port {port + 1}" in out
+    assert "Napad Club is running" not in out

@@ -144,3 +144,32 @@ def test_it_does_not_leak_a_database_password_in_the_error(tmp_path):
     )
     assert done.returncode != 0
     assert "hunter2" not in done.stderr
+
+
+COLLECT = (
+    "import django; django.setup(); from django.core.management import call_command; "
+    "call_command('collectstatic', interactive=False, verbosity=0)"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry_point", ["napad_site.wsgi", "napad_site.asgi"])
+def test_the_web_refuses_to_start_until_the_static_files_are_collected(tmp_path, entry_point):
+    start = f"import {entry_point}; print('started')"
+    refused = run_python(start, {}, tmp_path)
+    assert refused.returncode != 0
+    assert "run `python manage.py collectstatic --noinput`" in refused.stderr
+
+    assert run_python(COLLECT, {}, tmp_path).returncode == 0
+    started = run_python(start, {}, tmp_path)
+    assert started.returncode == 0, started.stderr
+    assert started.stdout.strip() == "started"
+
+    # A release whose files changed since the last collect (one missing from the manifest).
+    manifest = tmp_path / "staticfiles" / "staticfiles.json"
+    stored = json.loads(manifest.read_text())
+    del stored["paths"]["css/club.css"]
+    manifest.write_text(json.dumps(stored))
+    stale = run_python(start, {}, tmp_path)
+    assert stale.returncode != 0
+    assert "1 missing, e.g. css/club.css" in stale.stderr

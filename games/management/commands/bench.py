@@ -28,6 +28,7 @@ from games.benchmarks.fanout import fanout_measure
 from games.benchmarks.move_path import move_path_measure
 from games.benchmarks.queries import queries_measure
 from games.benchmarks.sweep import sweep_measure
+from games.parsing import strict_ints
 
 SECTIONS = ("engines", "move_path", "queries", "fanout", "sweep")
 FULL = {"engine_games": 2000, "moves": 400, "sockets": "50,200", "sweep_games": 100_000}
@@ -35,10 +36,10 @@ QUICK = {"engine_games": 100, "moves": 60, "sockets": "50,200", "sweep_games": 5
 
 
 def _sizes(text: str) -> list[int]:
-    try:
-        sizes = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise CommandError("--sockets: comma-separated whole numbers, e.g. 50,200") from None
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    sizes = strict_ints(parts)
+    if len(sizes) != len(parts):
+        raise CommandError("--sockets: comma-separated whole numbers, e.g. 50,200")
     if not sizes or min(sizes) < 1:
         raise CommandError("--sockets: at least one size, each at least 1")
     return sizes

@@ -2,13 +2,23 @@
 
 Applies migrations, installs the default rulesets, creates the demo club on first run, then
 runs daphne (HTTP + WebSocket), a Celery worker and Celery beat as child processes until
-Ctrl-C / SIGTERM, when it stops every child (and their own children) before exiting.
+Ctrl-C / SIGTERM, when it stops every child (and their own children) before exiting. If
+runclub itself is killed, its children end too (games/management/processes.py).
+
+The terminal shows what a person needs — the address, the demo logins, how to stop —; what
+the processes say (Celery's banner, daphne's notices, warnings, runclub's own log) goes to
+``var/log/`` (``runclub.log``, ``daphne.log``, ``worker.log``, ``beat.log``), and the
+process ids to ``var/runclub.json``.
 """
 
 from __future__ import annotations
 
+import errno
+import json
+import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -17,6 +27,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+
+from games.management.processes import die_with_parent, port_holder
 
 # How long children get to stop cleanly before they are killed.
 STOP_GRACE_SECONDS = 10
@@ -34,12 +46,19 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, host, port, no_demo, worker_concurrency, **options):
+        log_dir = Path(settings.VAR_DIR) / "log"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        _log_to(log_dir / "runclub.log")
+        _port_check(host, port)
         self._prepare(no_demo=no_demo)
-        children = self._start_children(host, port, worker_concurrency)
-        self._announce(host, port, children, show_demo=not no_demo)
-        exit_code = self._supervise(children)
+        children = self._start_children(host, port, worker_concurrency, log_dir)
+        _pids_write(children)
+        self._announce(host, port, log_dir, show_demo=not no_demo)
+        exit_code = self._supervise(children, log_dir)
         if exit_code:
-            raise CommandError("a child process stopped unexpectedly; everything was shut down")
+            raise CommandError(
+                f"a child process stopped unexpectedly; everything was shut down (see {log_dir})"
+            )
 
     # --- preparation ------------------------------------------------------------------------
 
@@ -52,16 +71,17 @@ class Command(BaseCommand):
 
         installed = rulesets_install_defaults()
         if installed:
-            self.stdout.write(f"Installed {len(installed)} default ruleset(s).")
+            logging.getLogger(__name__).info("installed %s default ruleset(s)", len(installed))
         if not no_demo:
-            from games.services.demo import demo_club_ensure
+            from games.services.demo import demo_club_ensure, demo_organiser_ensure
 
             demo_club_ensure()
+            demo_organiser_ensure()
 
     # --- children ---------------------------------------------------------------------------
 
     def _start_children(
-        self, host: str, port: int, concurrency: int
+        self, host: str, port: int, concurrency: int, log_dir: Path
     ) -> dict[str, subprocess.Popen]:
         python = sys.executable
         var_dir = Path(settings.VAR_DIR)
@@ -105,31 +125,44 @@ class Command(BaseCommand):
             ],
         }
         children: dict[str, subprocess.Popen] = {}
+        preexec = die_with_parent()
         for name, command in commands.items():
             # Each child leads its own process group, so stopping it also stops whatever it
-            # forked (Celery's pool processes) and a terminal's Ctrl-C reaches only us.
-            children[name] = subprocess.Popen(command, env=env, start_new_session=True)
+            # forked (Celery's pool processes) and a terminal's Ctrl-C reaches only us; it
+            # gets SIGTERM if we die without stopping it.
+            with (log_dir / f"{name}.log").open("ab") as log:
+                children[name] = subprocess.Popen(
+                    command,
+                    env=env,
+                    start_new_session=True,
+                    preexec_fn=preexec,  # safe: runclub starts no threads
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
         return children
 
-    def _announce(self, host, port, children, *, show_demo: bool) -> None:
+    def _announce(self, host, port, log_dir: Path, *, show_demo: bool) -> None:
         shown_host = f"[{host}]" if ":" in host else host
-        self.stdout.write(
-            self.style.SUCCESS(f"Napad Club is running at http://{shown_host}:{port}/")
-        )
-        for name, child in children.items():
-            self.stdout.write(f"  {name} pid {child.pid}")
+        base = f"http://{shown_host}:{port}/"
+        self.stdout.write(self.style.SUCCESS(f"Napad Club is running at {base}"))
         if show_demo:
-            from games.services.demo import demo_logins
+            from games.services.demo import demo_logins, demo_organiser_login
 
             logins = demo_logins()
             if logins:
                 self.stdout.write("Demo members (username / password):")
                 for username, password in logins:
                     self.stdout.write(f"  {username} / {password}")
+            organiser = demo_organiser_login()
+            if organiser:
+                self.stdout.write(f"Demo organiser, staff (the admin at {base}admin/):")
+                self.stdout.write(f"  {organiser[0]} / {organiser[1]}")
+        self.stdout.write(f"Logs: {log_dir}/")
         self.stdout.write("Press Ctrl-C to stop.")
         self.stdout.flush()
 
-    def _supervise(self, children: dict[str, subprocess.Popen]) -> int:
+    def _supervise(self, children: dict[str, subprocess.Popen], log_dir: Path) -> int:
         stopping = False
 
         def request_stop(signum, frame):
@@ -144,7 +177,10 @@ class Command(BaseCommand):
             while not stopping:
                 for name, child in children.items():
                     if child.poll() is not None:
-                        self.stderr.write(f"{name} exited with code {child.returncode}")
+                        self.stderr.write(
+                            f"{name} exited with code {child.returncode}; "
+                            f"its log: {log_dir / f'{name}.log'}"
+                        )
                         exit_code = 1
                         stopping = True
                         break
@@ -180,3 +216,40 @@ def _signal_group(child: subprocess.Popen, sig: int) -> None:
         os.killpg(child.pid, sig)
     except ProcessLookupError:
         pass
+
+
+def _log_to(path: Path) -> None:
+    """This process's own log lines and warnings (kombu's, the ORM's) go to ``path``."""
+    handler = logging.FileHandler(path)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        if isinstance(old, logging.StreamHandler) and not isinstance(old, logging.FileHandler):
+            root.removeHandler(old)
+    root.addHandler(handler)
+    logging.captureWarnings(True)
+
+
+def _port_check(host: str, port: int) -> None:
+    """Refuse to start when the port is taken, saying who holds it."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        # As daphne binds (Twisted sets SO_REUSEADDR): a port left in TIME_WAIT is free.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE:
+                raise CommandError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+            holder = port_holder(port)
+            who = f"by {holder}" if holder else "by another program (this user cannot see it)"
+            raise CommandError(
+                f"port {port} on {host} is already in use {who}. Stop it, or start on "
+                f"another port: manage.py runclub --port {port + 1}"
+            ) from None
+
+
+def _pids_write(children: dict[str, subprocess.Popen]) -> None:
+    """Who runs the club, for scripts and for a person wondering what is still running."""
+    data = {"runclub": os.getpid(), **{name: child.pid for name, child in children.items()}}
+    (Path(settings.VAR_DIR) / "runclub.json").write_text(json.dumps(data))

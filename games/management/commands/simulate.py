@@ -14,10 +14,12 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.engines import KINDS, ConfigError, get_engine
 from games.engines.simulator import simulate
+from games.parsing import strict_int
 
 
 def _seed(text: str) -> int | str:
-    return int(text) if text.lstrip("-").isdigit() else text
+    number = strict_int(text, minimum=None, maximum=None)
+    return text if number is None else number
 
 
 def _variant_keys(engine: Any, config: dict[str, Any], names: list[str]) -> list[str]:

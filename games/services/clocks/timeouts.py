@@ -25,8 +25,8 @@ from django.utils.translation import gettext_noop
 from games.engines import get_engine
 from games.models import Game, GameEvent, Seat, StandingOrder
 
+from ..followups import bot_move_owed
 from ..notifications import notification_send, table_notice_post
-from ..queueing import bot_move_queue_on_commit
 from .deadlines import clock_for, deadline_effective, decision_seat, turn_clock_refresh
 from .policy import clock_policy
 
@@ -91,7 +91,7 @@ def seat_hand_to_bot(*, game: Game, seat: Seat, reason: str = "timeouts") -> Non
             key=f"seat_to_bot:{game.pk}:{seat.position}",
         )
     if seat.position in (game.to_move or []):
-        bot_move_queue_on_commit(game.pk, game.version)
+        bot_move_owed(game)
 
 
 def seat_timeout_record(game: Game, position: int) -> Seat:

@@ -1,10 +1,12 @@
 """Counting results exactly once: the ledger behind standings and ratings.
 
-When a game finishes, the play service queues :func:`game_results_record` on commit. It inserts
+When a game finishes, the play service marks its results owed (``Game.results_due_at``, in
+the finishing move's transaction) and queues :func:`game_results_record` on commit; if that
+message is lost, the followups sweep (games/services/followups.py) queues it again. It inserts
 the game's :class:`~games.models.ResultRecord` (unique per source) and, in the same
-transaction, copies the result onto the league fixture, adds it to the season's standings and
-rates it. A second run of the task (a retry, a duplicate delivery, a recompute racing it)
-fails to insert the row and changes nothing.
+transaction, copies the result onto the league fixture, adds it to the season's standings,
+rates it and clears the mark. A second run of the task (a retry, a duplicate delivery, a
+recompute racing it) fails to insert the row and changes nothing.
 """
 
 from __future__ import annotations
@@ -65,8 +67,11 @@ def game_results_record(game_id: int) -> bool:
     """
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
     if game is None or game.finished_at is None:
+        Game.objects.filter(pk=game_id).update(results_due_at=None)
         return False
     with transaction.atomic():
+        # Counted here or already: either way nothing is owed once this commits.
+        Game.objects.filter(pk=game.pk).update(results_due_at=None)
         record = _record_insert(
             kind=game.kind, source=f"game:{game.pk}", game=game, finished_at=game.finished_at
         )

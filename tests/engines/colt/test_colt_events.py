@@ -71,6 +71,19 @@ def test_passengers_rebellion_shoots_every_bandit_inside_the_train():
     assert state["received"] == [1, 0, 1] and state["neutral"] == 11
 
 
+def test_passengers_rebellion_with_exactly_enough_neutral_bullets_gives_them_all():
+    # Two bandits inside, two neutral bullets left: as many as the group, so both get one.
+    state = table(
+        cars=3,
+        round_card="Passengers' Rebellion",
+        neutral=2,
+        at={0: (1, INSIDE), 1: (3, ROOF), 2: (3, INSIDE)},
+    )
+    state, events = run_events(state)
+    assert state["received"] == [1, 0, 1] and state["neutral"] == 0
+    assert "neutral_bullets_out" not in types(events)
+
+
 def test_passengers_rebellion_with_too_few_neutral_bullets_gives_none():
     state = table(
         cars=3,

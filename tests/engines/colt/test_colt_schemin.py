@@ -159,6 +159,21 @@ def test_ghost_may_play_his_first_card_face_down_in_a_normal_turn():
 
 
 def test_ghost_face_down_only_on_his_first_turn():
+    # Braking's turns are all ordinary (NNNN): Ghost's second turn is an ordinary one.
+    state = schemin(players=3, card="Braking", characters=["Ghost", "Belle", "Tuco"])
+    assert any(a.get("face_down") for a in ENGINE.legal_actions(state, 0))
+    state, _ = play_first(state, 0)
+    state, _ = play_first(state, 1)
+    state, _ = play_first(state, 2)
+    second_turn = ENGINE.legal_actions(state, 0)
+    assert [a for a in second_turn if a["type"] == "play"]
+    assert not any(a.get("face_down") for a in second_turn)
+    with pytest.raises(IllegalAction):
+        card = next(a["card"] for a in second_turn if a["type"] == "play")
+        act(state, 0, type="play", card=card, face_down=True)
+
+
+def test_ghost_face_down_is_not_offered_again_after_a_tunnel_turn():
     state = schemin(players=3, characters=["Ghost", "Belle", "Tuco"])
     state, _ = play_first(state, 0)
     state, _ = play_first(state, 1)

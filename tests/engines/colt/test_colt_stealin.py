@@ -75,10 +75,24 @@ def test_fire_inside_hits_a_bandit_inside_an_adjacent_car():
 
 
 def test_fire_inside_cannot_hit_the_same_car_or_two_cars_away():
-    state = table(cars=4, at={0: (2, INSIDE), 1: (4, INSIDE), 2: (2, ROOF)}, marshal=0)
+    # Bob inside the shooter's own car, Carla inside a car two away: neither is in line.
+    state = table(cars=4, at={0: (2, INSIDE), 1: (2, INSIDE), 2: (4, INSIDE)}, marshal=0)
     state, events = resolve(state, [(0, "fire")])
     assert "nothing_happens" in types(events)
     assert state["bullets"][0] == 6 and state["received"] == [0, 0, 0]
+
+
+def test_fire_inside_never_hits_a_bandit_in_the_shooters_own_car():
+    # The only other bandit inside is in the shooter's car; one more is next door, on the
+    # roof: the shot can only go into an adjacent car, so it hits nobody.
+    state = table(cars=3, at={0: (2, INSIDE), 1: (2, INSIDE), 2: (3, ROOF)}, marshal=0)
+    state, events = resolve(state, [(0, "fire")])
+    assert "nothing_happens" in types(events)
+    assert state["received"] == [0, 0, 0]
+    # With a bandit inside the next car as well, that one is the only target.
+    state = table(cars=3, at={0: (2, INSIDE), 1: (2, INSIDE), 2: (3, INSIDE)}, marshal=0)
+    state, events = resolve(state, [(0, "fire")])
+    assert state["received"] == [0, 0, 1]
 
 
 def test_fire_on_the_roof_hits_the_nearest_occupied_roof_either_way():
