@@ -35,6 +35,7 @@ from games.services.ruleset_admin import (
     ruleset_update_draft,
 )
 from games.services.simulation import SimulationError, simulation_start, simulation_summary
+from games.wording import config_problems
 
 # -- ruleset form -----------------------------------------------------------------------------
 
@@ -98,12 +99,12 @@ class RulesetAdminForm(forms.ModelForm):
         try:
             cleaned["config"] = ruleset_config_validate(kind=kind, config=config)
         except ConfigError as error:
-            self.config_problems = list(error.problems)
+            self.config_problems = config_problems(error)
             self.add_error(
                 "config",
                 [
                     ValidationError("%(path)s: %(message)s", params={"path": p, "message": m})
-                    for p, m in error.problems
+                    for p, m in self.config_problems
                 ],
             )
         return cleaned

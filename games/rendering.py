@@ -23,6 +23,7 @@ from games.engines import get_engine
 from games.gamelog import log_entries
 from games.models import Game, Seat
 from games.selectors import game_chat, game_recent_events
+from games.wording import action_label
 
 LOG_LINES = 20
 LIVE_TEMPLATE = "games/game_detail.html#live"
@@ -198,7 +199,8 @@ def board_context(
     # A board that draws its own buttons needs no list; otherwise the engine's labels serve.
     if not actions_on_board:
         context["actions"] = [
-            {"json": key, "label": _(action.get("label", key))} for key, action in legal.items()
+            {"json": key, "label": action_label(engine, state, position, action, names)}
+            for key, action in legal.items()
         ]
     return context
 
@@ -221,7 +223,11 @@ def game_context(
         message=message,
         message_ok=message_ok,
         log=log_entries(
-            game_recent_events(game, limit=LOG_LINES), position, names=context["names"]
+            game_recent_events(game, limit=LOG_LINES),
+            position,
+            names=context["names"],
+            kind=game.kind,
+            round_now=(context["view"] or {}).get("round"),
         ),
         turn_time_limit=duration_text(game.turn_time_limit),
         # Only the whole page's header shows them (and needs the ruleset): a fragment never

@@ -224,7 +224,9 @@ def test_the_log_names_the_member_beside_their_gang(alice, bob):
     # The marker holder opens a round and may not pass: the first legal action is a play.
     assert action["type"] == "play"
     page = _client(alice).get(f"/games/{game.pk}/").content.decode()
-    assert f"{mover.player.display_name} ({gang}) send card" in page
+    # One member is one subject: "Bob (deserters) sends gold 5 (card gold 5 / dynamite 3)."
+    gang_name = {"mexicans": "Mexicans", "indians": "Indians"}.get(gang, gang)
+    assert f"{mover.player.display_name} ({gang_name}) sends " in page
 
 
 def test_the_game_page_shows_the_places_the_ratings_expect(alice, bob):

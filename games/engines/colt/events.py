@@ -37,7 +37,9 @@ from .state import (
     give_neutral_bullets,
     marshal_rule,
     name,
+    place_at,
     place_label,
+    place_to,
     spot_loot,
     take_token,
 )
@@ -84,12 +86,13 @@ def _relocate(state: State, seat: int, car: int, level: str, events: list) -> No
     events.append(
         event(
             "bandit_moved",
-            _("%(name)s ends up on %(place)s."),
+            _("%(name)s ends up %(at_place)s."),
             name=name(state, seat),
             seat=seat,
             car=car,
             level=level,
             place=place_label(state, car, level),
+            at_place=place_at(state, car, level),
         )
     )
 
@@ -101,9 +104,10 @@ def _angry_marshal(state: State, events: list) -> None:
         events.append(
             event(
                 "marshal_moved",
-                _("The marshal moves to %(place)s."),
+                _("The marshal moves %(to_place)s."),
                 car=state["marshal"],
                 place=car_label(state, state["marshal"]),
+                to_place=place_to(state, state["marshal"], INSIDE),
             )
         )
         marshal_rule(state, events)
@@ -126,9 +130,10 @@ def _take_it_all(state: State, events: list) -> None:
     events.append(
         event(
             "strongbox_placed",
-            _("The second strongbox is put %(place)s."),
+            _("The second strongbox is put %(at_place)s."),
             car=state["marshal"],
             place=place_label(state, state["marshal"], INSIDE),
+            at_place=place_at(state, state["marshal"], INSIDE),
         )
     )
 
@@ -195,7 +200,10 @@ def pickpocket_options() -> list[dict[str, Any]]:
 
 
 def pickpocket_label(option: dict[str, Any]) -> str:
-    return "Take a purse from here" if option["take"] else "Leave the purses"
+    return PICKPOCKET_LABELS[option["take"]]
+
+
+PICKPOCKET_LABELS = {True: _("Take a purse from here"), False: _("Leave the purses")}
 
 
 def apply_pickpocket(state: State, seat: int, take: bool, events: list) -> None:

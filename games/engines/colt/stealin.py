@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import gettext_noop as _
+from ..base import phrase
 from . import timemachine
 from .data import (
     BELLE,
@@ -51,6 +52,7 @@ from .data import (
 )
 from .state import (
     State,
+    bandit_ref,
     bandits_at,
     car_label,
     event,
@@ -58,6 +60,7 @@ from .state import (
     marshal_rule,
     name,
     place_label,
+    place_to,
     put_bandit,
     spot_loot,
     take_token,
@@ -232,6 +235,42 @@ def option_label(state: State, seat: int, option: dict[str, Any]) -> str:
     raise ValueError(kind)
 
 
+def option_phrase(state: State, seat: int, option: dict[str, Any]) -> dict[str, Any]:
+    """``option_label`` as a phrase, for the site to say in the player's language."""
+    kind = option["type"]
+    if kind in ("move", "floor"):
+        to = option["to"]
+        text = _("Move %(to_place)s") if kind == "move" else _("Change floor %(to_place)s")
+        return phrase(text, to_place=place_to(state, to["car"], to["level"]))
+    if kind == "fire":
+        target = option["target"]
+        return phrase(
+            _("Shoot %(target)s (seat %(number)s)"),
+            target=bandit_ref(state, target),
+            number=target + 1,
+        )
+    if kind == "rob":
+        return phrase(_("Take %(loot_label)s"), loot_label=LOOT_LABELS[option["loot"]])
+    if kind == "punch":
+        victim, loot = option["victim"], option["loot"]
+        to = step(state, state["car"][victim], state["level"][victim], option["direction"])
+        args = {"victim": bandit_ref(state, victim), "to_place": place_to(state, *to)}
+        if loot is None:
+            return phrase(_("Punch %(victim)s (nothing to drop) %(to_place)s"), **args)
+        args["loot_label"] = LOOT_LABELS[loot]
+        if "take" not in option:
+            return phrase(_("Punch %(victim)s (drops %(loot_label)s) %(to_place)s"), **args)
+        if option["take"]:
+            text = _("Punch %(victim)s (drops %(loot_label)s) %(to_place)s, and take the purse")
+        else:
+            text = _("Punch %(victim)s (drops %(loot_label)s) %(to_place)s, leaving the purse")
+        return phrase(text, **args)
+    if kind == "marshal":
+        to = state["marshal"] + (-1 if option["direction"] == TO_LOCOMOTIVE else 1)
+        return phrase(_("Move the marshal %(to_place)s"), to_place=place_to(state, to, INSIDE))
+    raise ValueError(kind)
+
+
 # --- resolution ---------------------------------------------------------------------------
 
 
@@ -285,19 +324,15 @@ def carry_out(state: State, seat: int, option: dict[str, Any], events: list) -> 
     if kind == "move":
         to = option["to"]
         put_bandit(
-            state, seat, to["car"], to["level"], events, "move", _("%(name)s moves to %(place)s.")
+            state, seat, to["car"], to["level"], events, "move", _("%(name)s moves %(to_place)s.")
         )
     elif kind == "floor":
         to = option["to"]
-        put_bandit(
-            state,
-            seat,
-            to["car"],
-            to["level"],
-            events,
-            "floor",
-            _("%(name)s changes floor to %(place)s."),
-        )
+        if to["level"] == ROOF:
+            text = _("%(name)s climbs %(to_place)s.")
+        else:
+            text = _("%(name)s climbs down %(to_place)s.")
+        put_bandit(state, seat, to["car"], to["level"], events, "floor", text)
     elif kind == "fire":
         _fire(state, seat, option["target"], events)
     elif kind == "rob":
@@ -309,9 +344,10 @@ def carry_out(state: State, seat: int, option: dict[str, Any], events: list) -> 
         events.append(
             event(
                 "marshal_moved",
-                _("The marshal moves to %(place)s."),
+                _("The marshal moves %(to_place)s."),
                 car=state["marshal"],
                 place=car_label(state, state["marshal"]),
+                to_place=place_to(state, state["marshal"], INSIDE),
             )
         )
         marshal_rule(state, events)
@@ -355,7 +391,7 @@ def _django_push(state: State, seat: int, target: int, events: list) -> None:
             to = (TM_CAR, TIME_MACHINE)
         else:
             to = (car - 1, level)
-    put_bandit(state, target, *to, events, "pushed", _("%(name)s is pushed to %(place)s."))
+    put_bandit(state, target, *to, events, "pushed", _("%(name)s is pushed %(to_place)s."))
 
 
 def _rob(state: State, seat: int, kind: str, events: list) -> None:
@@ -427,4 +463,4 @@ def _punch(state: State, seat: int, option: dict[str, Any], events: list) -> Non
                 )
             )
     to = step(state, car, level, option["direction"])
-    put_bandit(state, victim, *to, events, "punched", _("%(name)s is knocked to %(place)s."))
+    put_bandit(state, victim, *to, events, "punched", _("%(name)s is knocked %(to_place)s."))

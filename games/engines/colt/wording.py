@@ -1,0 +1,158 @@
+"""Colt Express's words: places on the train as phrases, its game terms, and how its log reads
+(a ``base.Wording``).
+
+A place is said differently after "moves" (to the roof of car E), "stands" (on the roof of
+car E) and "hides" (under car E), and other languages inflect each differently, so each form
+is its own phrase. Car names are letters, said as they are. ``docs/glossary.md`` lists every
+term with its Polish and Portuguese (the rulebooks' own words).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Phrase, Wording, phrase
+from ..base import gettext_noop as _
+from .data import (
+    CARD_LABELS,
+    EVENT_TEXTS,
+    INSIDE,
+    LOOT_LABELS,
+    ROUND_CARDS,
+    STATION_CARDS,
+    TIME_MACHINE,
+    TURN_LABELS,
+)
+
+ROUND_CARD_NAMES = {
+    "Angry Marshal": _("Angry Marshal"),
+    "Swivel Arm": _("Swivel Arm"),
+    "Braking": _("Braking"),
+    "Take It All!": _("Take It All!"),
+    "Passengers' Rebellion": _("Passengers' Rebellion"),
+    "Tunnels": _("Tunnels"),
+    "Speed-up": _("Speed-up"),
+    "Marshal's Revenge": _("Marshal's Revenge"),
+    "Pickpocketing": _("Pickpocketing"),
+    "Hostage-Taking of the Conductor": _("Hostage-Taking of the Conductor"),
+}
+assert set(ROUND_CARD_NAMES) == set(ROUND_CARDS) | set(STATION_CARDS)
+BULLET_LABEL = _("a bullet")
+CAUSES = {"the marshal": _("the marshal"), "the passengers": _("the passengers")}
+BOT_NAMES = {"random": _("random"), "heuristic": _("heuristic")}
+PHASE_NAMES = {
+    "schemin": _("Schemin'"),
+    "stealin": _("Stealin'"),
+    "round_end": _("End of the round"),
+    "time_machine": _("Time Machine"),
+    "end": _("End of the game"),
+}
+
+# --- places ----------------------------------------------------------------------------------
+
+
+def _car(cars: list[str], car: int) -> str:
+    return cars[car]
+
+
+def place_to(cars: list[str], car: int, level: str) -> Phrase:
+    """Where a bandit goes: "onto the roof of car E", "into the locomotive"."""
+    if level == TIME_MACHINE:
+        return phrase(_("into the Time Machine"))
+    if level == INSIDE:
+        if car == 0:
+            return phrase(_("into the locomotive"))
+        return phrase(_("into car %(car)s"), car=_car(cars, car))
+    if car == 0:
+        return phrase(_("onto the roof of the locomotive"))
+    return phrase(_("onto the roof of car %(car)s"), car=_car(cars, car))
+
+
+def place_at(cars: list[str], car: int, level: str) -> Phrase:
+    """Where something is: "on the roof of car E", "inside the locomotive"."""
+    if level == TIME_MACHINE:
+        return phrase(_("in the Time Machine"))
+    if level == INSIDE:
+        if car == 0:
+            return phrase(_("inside the locomotive"))
+        return phrase(_("inside car %(car)s"), car=_car(cars, car))
+    if car == 0:
+        return phrase(_("on the roof of the locomotive"))
+    return phrase(_("on the roof of car %(car)s"), car=_car(cars, car))
+
+
+def under_car(cars: list[str], car: int) -> Phrase:
+    """Where a time traveller hides: "under car E", "under the locomotive"."""
+    if car == 0:
+        return phrase(_("under the locomotive"))
+    return phrase(_("under car %(car)s"), car=_car(cars, car))
+
+
+def card_phrase(card: str) -> Phrase:
+    """An action card as printed ("Robbery"); every bullet card is "a bullet"."""
+    return phrase(BULLET_LABEL if card[0] == "b" else CARD_LABELS[card])
+
+
+def _identity(values: Any) -> dict[str, str]:
+    """Terms whose English value is the marked message itself (labels kept in the events)."""
+    return {value: value for value in values if value}
+
+
+WORDING = Wording(
+    terms={
+        "card": {**CARD_LABELS, **ROUND_CARD_NAMES},
+        "card_label": _identity(CARD_LABELS.values()),
+        "loot_label": _identity(LOOT_LABELS.values()),
+        "why": CAUSES,
+        "event_text": _identity(EVENT_TEXTS.values()),
+        "turn": TURN_LABELS,
+    },
+    seat_args={
+        "name": "seat",
+        "target_name": "target",
+        "victim_name": "victim",
+        "first": "first_player",
+    },
+    phases={
+        "round_started": "schemin",
+        "card_played": "schemin",
+        "card_played_secret": "schemin",
+        "draw": "schemin",
+        "schemin_over": "stealin",
+        "card_resolved": "stealin",
+        "nothing_happens": "stealin",
+        "reappears": "stealin",
+        "round_event": "round_end",
+        "bandit_moved": "round_end",
+        "strongbox_placed": "round_end",
+        "purse_lost": "round_end",
+        "ransom": "round_end",
+        "pickpocket": "round_end",
+        "pickpocket_declined": "round_end",
+        "round_over": "round_end",
+        "time_travel": "time_machine",
+        "hidden": "time_machine",
+        "hideout": "time_machine",
+        "time_machine_bonus": "end",
+        "game_over": "end",
+    },
+    phase_names=PHASE_NAMES,
+    round_starts={"round_started": "number"},
+    others_texts={
+        "cards_drawn": _("%(who)s draws %(cards)s."),
+        "card_played_secret": _("%(who)s plays %(card)s face down."),
+        "purse_value": _("The purse %(who)s takes holds $%(value)s."),
+        "hideout": _("%(who)s hides %(under)s."),
+    },
+    legacy_texts={
+        "%(name)s draws %(count)s cards.": {
+            "text": _("%(name)s draws %(count)s card."),
+            "plural": _("%(name)s draws %(count)s cards."),
+        },
+        "%(name)s is alone in the Time Machine: $500 and %(count)s loot tokens.": {
+            "text": _("%(name)s is alone in the Time Machine: $500 and %(count)s loot token."),
+            "plural": _("%(name)s is alone in the Time Machine: $500 and %(count)s loot tokens."),
+        },
+    },
+    bot_names=BOT_NAMES,
+)
