@@ -23,7 +23,7 @@ from games.engines import get_engine
 from games.gamelog import log_entries
 from games.models import Game, Seat
 from games.selectors import game_chat, game_recent_events
-from games.wording import action_label
+from games.wording import action_label, bot_label, say
 
 LOG_LINES = 20
 LIVE_TEMPLATE = "games/game_detail.html#live"
@@ -75,7 +75,7 @@ def chosen_options(game: Game) -> list[dict[str, str]]:
 def seat_name(seat: Seat) -> str:
     if seat.player is not None:
         return seat.player.display_name
-    return _("Bot (%(kind)s)") % {"kind": seat.bot_kind}
+    return _("Bot (%(kind)s)") % {"kind": bot_label(seat.bot_kind)}
 
 
 def action_key(action: dict[str, Any]) -> str:
@@ -243,7 +243,7 @@ def game_context(
         result = engine.result(state)
         identities = {seat.position: seat.identity for seat in seats}
         context["result"] = {
-            "tie_break": result.get("tie_break", ""),
+            "tie_break": " ".join(say(note) for note in engine.result_notes(state)),
             "rows": [
                 {
                     **row,

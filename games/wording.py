@@ -13,7 +13,8 @@ This module is the one place that turns a phrase into words, in the language act
   a cargo, a gang, a round card...) is said as the term;
 - an argument naming a seat's identity (``Wording.seat_args``: the gang, the bandit) gets the
   member's name beside it ("Alice (the cowboys)"), when the caller knows the names;
-- ``%(who)s`` is always there: the member at ``args["seat"]``.
+- ``%(who)s`` is always there: the member at ``args["seat"]``;
+- a duration (``{"duration": seconds}``) is said as people say time left ("3 hours").
 
 Anything that does not fit (a message an old catalogue lacks, a missing argument) falls back
 to the English, never to an error: a log line is never worth a 500.
@@ -111,6 +112,8 @@ def say(
     if "text" not in value:
         if "seat" in value:
             return who(value["seat"], value.get("identity"), wording, names)
+        if isinstance(value.get("duration"), int | float):
+            return time_left_words(value["duration"])
         return str(value)
     args = value.get("args") or {}
     if not isinstance(args, dict):
@@ -188,3 +191,33 @@ def config_problems(error: Any) -> list[tuple[str, str]]:
     if phrases is None:
         return list(getattr(error, "problems", []))
     return [(path, say(message)) for path, message in phrases]
+
+
+def bot_label(kind: Any) -> Any:
+    """A bot kind in words ("heuristic"), as the engines name it; an unknown kind as it is."""
+    for engine_kind in KINDS:
+        name = get_engine(engine_kind).wording.bot_names.get(kind)
+        if name:
+            return gettext(name)
+    return kind
+
+
+def phase_label(kind: str | None, phase: Any) -> Any:
+    """A phase of a game (a key of the engine's ``Wording.phase_names``) in words."""
+    name = wording_for(kind).phase_names.get(phase) if isinstance(phase, str) else None
+    return gettext(name) if name else phase
+
+
+def time_left_words(seconds: float) -> str:
+    """How long is left, in words of the active language ("2 hours", "3 days 4 hours")."""
+    minutes = max(1, int(seconds // 60))
+    if minutes < 120:
+        return ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}
+    hours = minutes // 60
+    if hours < 48:
+        return ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours}
+    days = ngettext("%(n)s day", "%(n)s days", hours // 24) % {"n": hours // 24}
+    rest = hours % 24
+    if not rest:
+        return days
+    return f"{days} {ngettext('%(n)s hour', '%(n)s hours', rest) % {'n': rest}}"

@@ -151,6 +151,8 @@ class Wording:
     - ``seat_args``: argument key naming a seat's identity → the key holding that seat
       ("gang" → "seat"): the site puts the member's name beside it.
     - ``identity_key``: the ``terms`` entry that names identities (gangs), if any.
+    - ``phase_names``: phase key → its name, for the log's headings and the board (the
+      state's own ``phase`` values are keys too).
     - ``phases``: event type → the phase (key of ``phase_names``) it happens in; types not
       listed belong to the phase of the line before them. ``round_starts``: event type →
       the argument holding the number of the round it starts.

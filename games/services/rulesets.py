@@ -20,6 +20,13 @@ from games.models import Ruleset
 
 logger = logging.getLogger(__name__)
 
+
+def pgettext_noop(context: str, message: str) -> str:
+    """Mark a message with a context for translation, as it is (Django has no such helper;
+    the club's makemessages knows this keyword)."""
+    return message
+
+
 NAPAD_RULES = """\
 **To jest napad!** (Nasza Księgarnia, 2021; after Michael Schacht's *Caramba!*), 2–4 players.
 
@@ -119,40 +126,44 @@ DEFAULT_RULESETS = (
     DefaultRuleset(
         kind="napad",
         slug="napad-designed-default",
-        name="To jest napad! (designed default cards)",
+        name=pgettext_noop("ruleset name", "To jest napad! (designed default cards)"),
         rules_text=NAPAD_RULES,
     ),
     DefaultRuleset(
         kind="napad",
         slug="napad-variant-a",
-        name="To jest napad! variant A: bullets (designed default cards)",
+        name=pgettext_noop(
+            "ruleset name", "To jest napad! variant A: bullets (designed default cards)"
+        ),
         rules_text=NAPAD_RULES + "\n" + NAPAD_VARIANT_A_RULES,
         overrides={"variant_a_bullets": True},
     ),
     DefaultRuleset(
         kind="napad",
         slug="napad-variant-b",
-        name="To jest napad! variant B: wagons of value 2 (designed default cards)",
+        name=pgettext_noop(
+            "ruleset name", "To jest napad! variant B: wagons of value 2 (designed default cards)"
+        ),
         rules_text=NAPAD_RULES + "\n" + NAPAD_VARIANT_B_RULES,
         overrides={"variant_b_twos": True},
     ),
     DefaultRuleset(
         kind="colt",
         slug="colt-express",
-        name="Colt Express",
+        name=pgettext_noop("ruleset name", "Colt Express"),
         rules_text=COLT_RULES + "\n" + COLT_ROUND_DECK_PUBLISHED,
     ),
     DefaultRuleset(
         kind="colt",
         slug="colt-express-time-machine",
-        name="Colt Express + Time Machine",
+        name=pgettext_noop("ruleset name", "Colt Express + Time Machine"),
         rules_text=COLT_RULES + "\n" + COLT_ROUND_DECK_PUBLISHED + "\n" + COLT_TIME_MACHINE_RULES,
         overrides={"time_machine": True},
     ),
     DefaultRuleset(
         kind="colt",
         slug="colt-express-5-of-7",
-        name="Colt Express, “5 of 7” round deck",
+        name=pgettext_noop("ruleset name", "Colt Express, “5 of 7” round deck"),
         rules_text=COLT_RULES + "\n" + COLT_ROUND_DECK_GUIDE,
         overrides={"round_deck": "guide"},
     ),

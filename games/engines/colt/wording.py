@@ -46,6 +46,10 @@ PHASE_NAMES = {
     "round_end": _("End of the round"),
     "time_machine": _("Time Machine"),
     "end": _("End of the game"),
+    # The state's own phases that the log has no heading for (the board names them).
+    "pickpocket": _("Pickpocketing"),
+    "hide": _("Time Machine"),
+    "over": _("game over"),
 }
 
 # --- places ----------------------------------------------------------------------------------

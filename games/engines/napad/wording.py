@@ -30,6 +30,7 @@ PHASE_NAMES = {
     "division": _("Divide the loot"),
     "reinforcements": _("Arrival of reinforcements"),
     "end": _("End of the game"),
+    "over": _("game over"),
 }
 
 WORDING = Wording(
