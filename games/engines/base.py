@@ -77,6 +77,13 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+def plural_noop(singular: str, plural: str) -> dict[str, str]:
+    """Mark an English message and its plural for translation as one (``ngettext``, chosen
+    by ``args["count"]``): ``{"text": singular, "plural": plural}``, to spread into
+    :func:`phrase` or an event (the club's makemessages knows this keyword)."""
+    return {"text": singular, "plural": plural}
+
+
 # --- phrases: words the site can say in any language ---------------------------------------
 
 Phrase = dict[str, Any]

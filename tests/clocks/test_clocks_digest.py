@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 import time_machine
 from clockkit import play_first_legal, started_game, user_to_move
 
-from games.models import DigestSent, GameEvent
-from games.services.clocks import digests_send
 from games.gamelog import event_text
+from games.models import DigestSent, GameEvent
 from games.rendering import seat_names
+from games.services.clocks import digests_send
 
 T0 = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 

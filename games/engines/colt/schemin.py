@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import IllegalAction, phrase, rng_for, stable_shuffle
+from ..base import IllegalAction, phrase, plural_noop, rng_for, stable_shuffle
 from ..base import gettext_noop as _
 from .data import (
     ACTION_KINDS,
@@ -161,8 +161,7 @@ def apply_play(state: State, seat: int, option: dict[str, Any], events: list) ->
         events.append(
             event(
                 "draw",
-                _("%(name)s draws %(count)s card."),
-                plural=_("%(name)s draws %(count)s cards."),
+                **plural_noop("%(name)s draws %(count)s card.", "%(name)s draws %(count)s cards."),
                 name=name(state, seat),
                 seat=seat,
                 count=count,

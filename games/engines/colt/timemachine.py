@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import gettext_noop as _
-from ..base import phrase
+from ..base import phrase, plural_noop
 from .data import HIDDEN, INSIDE, ROOF, TIME_MACHINE, TIME_MACHINE_BONUS, TM_CAR, token_kind
 from .state import State, bandits_at, car_label, event, name, put_bandit
 from .wording import under_car
@@ -123,8 +123,10 @@ def final_bonus(state: State, events: list) -> None:
     events.append(
         event(
             "time_machine_bonus",
-            _("%(name)s is alone in the Time Machine: $500 and %(count)s loot token."),
-            plural=_("%(name)s is alone in the Time Machine: $500 and %(count)s loot tokens."),
+            **plural_noop(
+                "%(name)s is alone in the Time Machine: $500 and %(count)s loot token.",
+                "%(name)s is alone in the Time Machine: $500 and %(count)s loot tokens.",
+            ),
             name=name(state, seat),
             seat=seat,
             count=len(kinds),

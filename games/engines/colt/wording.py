@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Phrase, Wording, phrase
+from ..base import Phrase, Wording, phrase, plural_noop
 from ..base import gettext_noop as _
 from .data import (
     CARD_LABELS,
@@ -149,14 +149,13 @@ WORDING = Wording(
         "hideout": _("%(who)s hides %(under)s."),
     },
     legacy_texts={
-        "%(name)s draws %(count)s cards.": {
-            "text": _("%(name)s draws %(count)s card."),
-            "plural": _("%(name)s draws %(count)s cards."),
-        },
-        "%(name)s is alone in the Time Machine: $500 and %(count)s loot tokens.": {
-            "text": _("%(name)s is alone in the Time Machine: $500 and %(count)s loot token."),
-            "plural": _("%(name)s is alone in the Time Machine: $500 and %(count)s loot tokens."),
-        },
+        "%(name)s draws %(count)s cards.": plural_noop(
+            "%(name)s draws %(count)s card.", "%(name)s draws %(count)s cards."
+        ),
+        "%(name)s is alone in the Time Machine: $500 and %(count)s loot tokens.": plural_noop(
+            "%(name)s is alone in the Time Machine: $500 and %(count)s loot token.",
+            "%(name)s is alone in the Time Machine: $500 and %(count)s loot tokens.",
+        ),
     },
     bot_names=BOT_NAMES,
 )

@@ -32,6 +32,7 @@ from ..base import (
     IllegalAction,
     State,
     phrase,
+    plural_noop,
     rng_for,
     stable_randbelow,
     stable_shuffle,
@@ -202,8 +203,10 @@ class NapadEngine(Engine):
                     (
                         "identities",
                         phrase(
-                            _("must name %(count)s gang, one per seat"),
-                            _("must name %(count)s gangs, one per seat"),
+                            **plural_noop(
+                                "must name %(count)s gang, one per seat",
+                                "must name %(count)s gangs, one per seat",
+                            ),
                             count=players,
                         ),
                     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import gettext_noop as _
-from ..base import phrase, seat_ref, with_terms
+from ..base import phrase, plural_noop, seat_ref, with_terms
 from .config import CARGO_OF_COLOUR
 
 Event = dict[str, Any]
@@ -127,8 +127,10 @@ def captured(
     if wagons is None:
         return _event(
             "captured",
-            _("%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagon."),
-            _("%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagons."),
+            **plural_noop(
+                "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagon.",
+                "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagons.",
+            ),
             seat=seat,
             gang=gang,
             colour=colour,
@@ -138,13 +140,11 @@ def captured(
         )
     return _event(
         "captured",
-        _(
+        **plural_noop(
             "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagon: "
-            "%(wagons_text)s."
-        ),
-        _(
+            "%(wagons_text)s.",
             "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagons: "
-            "%(wagons_text)s."
+            "%(wagons_text)s.",
         ),
         seat=seat,
         gang=gang,
@@ -195,8 +195,10 @@ def unclaimed(colour: str, cargo: str) -> Event:
 def reinforcements(seat: int, gang: str, count: int, hideout_left: int) -> Event:
     return _event(
         "reinforcements",
-        _("%(gang)s draws %(count)s card from the hideout (%(hideout_left)s left)."),
-        _("%(gang)s draws %(count)s cards from the hideout (%(hideout_left)s left)."),
+        **plural_noop(
+            "%(gang)s draws %(count)s card from the hideout (%(hideout_left)s left).",
+            "%(gang)s draws %(count)s cards from the hideout (%(hideout_left)s left).",
+        ),
         seat=seat,
         gang=gang,
         count=count,
@@ -228,8 +230,10 @@ def marker_passed(seat: int, gang: str) -> Event:
 def game_over(winners: list[int], gangs: list[str], score: int) -> Event:
     return _event(
         "game_over",
-        _("Game over: %(winners)s wins with a score of %(score)s."),
-        _("Game over: %(winners)s win with a score of %(score)s."),
+        **plural_noop(
+            "Game over: %(winners)s wins with a score of %(score)s.",
+            "Game over: %(winners)s win with a score of %(score)s.",
+        ),
         seats=winners,
         gangs_text=", ".join(gangs),
         score=score,

@@ -6,7 +6,7 @@ with their Polish and Portuguese. Every text here is marked for translation.
 
 from __future__ import annotations
 
-from ..base import Wording
+from ..base import Wording, plural_noop
 from ..base import gettext_noop as _
 
 GANG_NAMES = {
@@ -77,19 +77,17 @@ WORDING = Wording(
         },
         "%(gang)s pass.": {"text": _("%(gang)s passes.")},
         "%(gang)s win the %(cargo)s with %(colour)s total %(total)s "
-        "and capture %(count)s wagon(s).": {
-            "text": _("%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagon."),
-            "plural": _(
-                "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagons."
-            ),
-        },
+        "and capture %(count)s wagon(s).": plural_noop(
+            "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagon.",
+            "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagons.",
+        ),
         "Tie on %(cargo)s at %(total)s between %(gangs_text)s: the wagons stay on the train.": {
             "text": _("Tie on %(cargo)s at %(total)s: the wagons stay on the train.")
         },
-        "%(gang)s draw %(count)s card(s) from the hideout (%(hideout_left)s left).": {
-            "text": _("%(gang)s draws %(count)s card from the hideout (%(hideout_left)s left)."),
-            "plural": _("%(gang)s draws %(count)s cards from the hideout (%(hideout_left)s left)."),
-        },
+        "%(gang)s draw %(count)s card(s) from the hideout (%(hideout_left)s left).": plural_noop(
+            "%(gang)s draws %(count)s card from the hideout (%(hideout_left)s left).",
+            "%(gang)s draws %(count)s cards from the hideout (%(hideout_left)s left).",
+        ),
         "Game over: %(gangs_text)s win with %(score)s points.": {
             "text": _("Game over. The winning score: %(score)s.")
         },

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games.engines import get_engine
+from games.engines.base import plural_noop
 from games.models import Game, GameEvent, Seat, StandingOrder
 
 from ..notifications import notification_send, table_notice_post
@@ -73,14 +74,12 @@ def seat_hand_to_bot(*, game: Game, seat: Seat, reason: str = "timeouts") -> Non
     name = seat.player.display_name if seat.player else str(seat.position + 1)
     plural = None
     if reason == "timeouts":
-        text = gettext_noop(
+        text, plural = plural_noop(
             "%(name)s missed %(count)s turn in a row: a bot plays their seat for the rest of "
-            "the game."
-        )
-        plural = gettext_noop(
+            "the game.",
             "%(name)s missed %(count)s turns in a row: a bot plays their seat for the rest of "
-            "the game."
-        )
+            "the game.",
+        ).values()
     else:
         text = gettext_noop("A bot plays %(name)s's seat for the rest of the game.")
     args = {"name": name, "count": seat.consecutive_timeouts}
