@@ -206,37 +206,53 @@ def _po_entries(path: Path) -> list[dict]:
 @dataclass
 class Catalogue:
     language: str
-    # English text -> its translation, for every message whose translation differs.
+    # English text -> its translation, for every message whose translation differs and that
+    # is not also the translation of another message (Polish "Start" is "Home").
     untranslated_if_seen: dict[str, str] = field(default_factory=dict)
 
 
+_CATALOGUES: dict[str, Catalogue] = {}
+
+
 def catalogue(language: str) -> Catalogue:
+    if language in _CATALOGUES:
+        return _CATALOGUES[language]
     found = Catalogue(language)
+    said = set()
     for entry in _po_entries(LOCALE_DIR / language / "LC_MESSAGES" / "django.po"):
         msgid = entry.get("msgid", "")
         if not msgid:
             continue
         english = [msgid] + ([entry["msgid_plural"]] if "msgid_plural" in entry else [])
         translations = [v for k, v in entry.items() if k.startswith("msgstr")]
+        said.update(_squash(text) for text in translations)
         for text in english:
             if "%(" in text or "{" in text or "<" in text:
                 continue  # a message with placeholders or markup never shows as it is
             if text not in translations:
                 found.untranslated_if_seen[_squash(text)] = translations[0] if translations else ""
+    for text in said:
+        found.untranslated_if_seen.pop(text, None)
+    _CATALOGUES[language] = found
     return found
+
+
+# The English terms that are also words of a language ("wagon" is Polish too).
+SAME_WORDS = {"pl": {"wagon"}, "pt": set()}
 
 
 def english_leftovers(texts: list[str], language: str) -> list[str]:
     """The texts that are English a translation exists for, or that name an English term."""
     known = catalogue(language).untranslated_if_seen
+    same = SAME_WORDS.get(language, set())
     found = []
     for text in texts:
         if text in known:
             found.append(f"untranslated message: {text!r} (should read {known[text]!r})")
             continue
-        term = _TERMS.search(text)
-        if term:
-            found.append(f"English game term {term.group(0)!r} in: {text!r}")
+        terms = [t for t in _TERMS.findall(text) if t.lower() not in same]
+        if terms:
+            found.append(f"English game term {terms[0]!r} in: {text!r}")
     return found
 
 

@@ -75,10 +75,10 @@ def check_choice(state: State, action: dict[str, Any]) -> dict[str, Any]:
                 card_label=CARD_LABELS[expected],
             )
         raise IllegalAction(
-            _("Now you must make your choice for %(card)s."), card=_CHOICE_NAMES[expected]
+            _("Now you must make your choice for %(card)s."), card=phrase(_CHOICE_NAMES[expected])
         )
     raise IllegalAction(
-        _("That choice for %(card)s is not possible now."), card=_CHOICE_NAMES[expected]
+        _("That choice for %(card)s is not possible now."), card=phrase(_CHOICE_NAMES[expected])
     )
 
 
