@@ -256,14 +256,24 @@ def option_phrase(state: State, seat: int, option: dict[str, Any]) -> dict[str, 
         to = step(state, state["car"][victim], state["level"][victim], option["direction"])
         args = {"victim": bandit_ref(state, victim), "to_place": place_to(state, *to)}
         if loot is None:
-            return phrase(_("Punch %(victim)s (nothing to drop) %(to_place)s"), **args)
+            return phrase(
+                _("Punch %(victim)s, who has nothing to drop and goes %(to_place)s"), **args
+            )
         args["loot_label"] = LOOT_LABELS[loot]
         if "take" not in option:
-            return phrase(_("Punch %(victim)s (drops %(loot_label)s) %(to_place)s"), **args)
+            return phrase(
+                _("Punch %(victim)s, who drops %(loot_label)s and goes %(to_place)s"), **args
+            )
         if option["take"]:
-            text = _("Punch %(victim)s (drops %(loot_label)s) %(to_place)s, and take the purse")
+            text = _(
+                "Punch %(victim)s, who drops %(loot_label)s and goes %(to_place)s; "
+                "you take the purse"
+            )
         else:
-            text = _("Punch %(victim)s (drops %(loot_label)s) %(to_place)s, leaving the purse")
+            text = _(
+                "Punch %(victim)s, who drops %(loot_label)s and goes %(to_place)s; "
+                "the purse stays on the floor"
+            )
         return phrase(text, **args)
     if kind == "marshal":
         to = state["marshal"] + (-1 if option["direction"] == TO_LOCOMOTIVE else 1)
