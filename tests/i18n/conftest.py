@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import translation
 
 from games.services.accounts import user_sign_up
 
@@ -35,3 +36,11 @@ def reader(user, language: str) -> Client:
 @pytest.fixture
 def dave(db):
     return member("dave", "Dave")
+
+
+@pytest.fixture(autouse=True)
+def _language_reset():
+    """A request activates its reader's language in the thread and leaves it active: the tests
+    after these read English again."""
+    yield
+    translation.deactivate()

@@ -92,6 +92,9 @@ def test_the_club_reads_in_polish_and_portuguese(alice, bob, charlie, dave, mail
             "/members/",
             f"/members/{bob.username}/",
             "/rules/",
+            "/rules/napad-variant-a/v1/",
+            "/rules/colt-express-time-machine/v1/",
+            "/rules/colt-express-5-of-7/v1/",
         ):
             reading.get(client, url, language)
         # The form's own refusals: a bot on a seat that is not at the table, a bad size.
