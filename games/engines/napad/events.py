@@ -124,37 +124,28 @@ def captured(
     wagons: list[dict[str, Any]] | None,
 ) -> Event:
     """``wagons`` (with values) only when captured wagons are public; else just the count."""
+    args: dict[str, Any] = {
+        "seat": seat,
+        "gang": gang,
+        "colour": colour,
+        "cargo": cargo,
+        "total": total,
+        "count": count,
+    }
     if wagons is None:
-        return _event(
-            "captured",
-            **plural_noop(
-                "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagon.",
-                "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagons.",
-            ),
-            seat=seat,
-            gang=gang,
-            colour=colour,
-            cargo=cargo,
-            total=total,
-            count=count,
+        texts = plural_noop(
+            "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagon.",
+            "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagons.",
         )
-    return _event(
-        "captured",
-        **plural_noop(
+    else:
+        texts = plural_noop(
             "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagon: "
             "%(wagons_text)s.",
             "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagons: "
             "%(wagons_text)s.",
-        ),
-        seat=seat,
-        gang=gang,
-        colour=colour,
-        cargo=cargo,
-        total=total,
-        count=count,
-        wagons=wagons,
-        wagons_text=wagon_phrases(wagons),
-    )
+        )
+        args.update(wagons=wagons, wagons_text=wagon_phrases(wagons))
+    return _event("captured", **texts, **args)
 
 
 def loot_taken(seat: int, wagons: list[dict[str, Any]]) -> Event:
