@@ -123,7 +123,11 @@ def say(
     legacy = wording.legacy_texts.get(message) if not text else None
     if legacy:
         message, plural = legacy["text"], legacy.get("plural")
-    terms = terms if terms is not None else value.get("terms") or {}
+    if terms is None:
+        terms = value.get("terms")
+        if terms is None and wording.derive_terms is not None and "type" in value:
+            terms = wording.derive_terms(value)
+        terms = terms or {}
     said = _SaidArgs(args, terms, wording, names)
     try:
         if plural:

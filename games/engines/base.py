@@ -111,21 +111,30 @@ def is_phrase(value: Any) -> bool:
 
 def english(value: Any) -> Any:
     """A phrase (or list, or seat reference) said in English; anything else as it is."""
-    if isinstance(value, dict):
-        if "text" in value:
-            args = value.get("args") or {}
-            text = value["text"]
-            if value.get("plural") and args.get("count") != 1:
-                text = value["plural"]
-            try:
-                return text % {key: english(arg) for key, arg in args.items()}
-            except (KeyError, TypeError, ValueError):
-                return text
-        if "seat" in value:
-            return str(value.get("identity", value["seat"]))
-        return value
-    if isinstance(value, list):
-        return ", ".join(str(english(item)) for item in value)
+    # Exact type checks and a flat fast path: events are built on the simulator's hot path.
+    kind = type(value)
+    if kind is dict:
+        text = value.get("text")
+        if text is None:
+            if "seat" in value:
+                return str(value.get("identity", value["seat"]))
+            return value
+        args = value.get("args")
+        if not args:
+            return text
+        if value.get("plural") and args.get("count") != 1:
+            text = value["plural"]
+        said = args
+        for arg in args.values():
+            if type(arg) in (dict, list):
+                said = {key: english(arg) for key, arg in args.items()}
+                break
+        try:
+            return text % said
+        except (KeyError, TypeError, ValueError):
+            return text
+    if kind is list:
+        return ", ".join([str(english(item)) for item in value])
     return value
 
 
@@ -133,20 +142,25 @@ def with_terms(made: dict[str, Any]) -> dict[str, Any]:
     """Move the word-made arguments of an event (phrases, lists of them, seat references) to
     ``terms`` and leave their English in ``args``: ``text % args`` keeps reading right."""
     args = made["args"]
-    terms = {
-        key: value
-        for key, value in args.items()
-        if _wordy(value) or (isinstance(value, list) and value and _wordy(value[0]))
-    }
+    terms = None
+    # A plain loop with exact type checks: this runs for every event of every simulated game.
+    for key, value in args.items():
+        kind = type(value)
+        if kind is dict:
+            wordy = "text" in value or "seat" in value
+        elif kind is list and value and type(value[0]) is dict:
+            wordy = "text" in value[0] or "seat" in value[0]
+        else:
+            continue
+        if wordy:
+            if terms is None:
+                terms = {}
+            terms[key] = value
     if terms:
         for key, value in terms.items():
             args[key] = english(value)
         made["terms"] = terms
     return made
-
-
-def _wordy(value: Any) -> bool:
-    return isinstance(value, dict) and ("text" in value or "seat" in value)
 
 
 @dataclass(frozen=True)
@@ -168,6 +182,7 @@ class Wording:
     - ``legacy_texts``: an event text the engine no longer writes → what to say instead
       (``{"text", "plural"?}``), so games logged before a rewording read like new ones.
     - ``bot_names``: bot kind → its name for people.
+    - ``derive_terms``: builds an event's ``terms`` from its structured arguments, on demand.
     """
 
     terms: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
@@ -179,6 +194,9 @@ class Wording:
     others_texts: Mapping[str, str] = field(default_factory=dict)
     legacy_texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     bot_names: Mapping[str, str] = field(default_factory=dict)
+    # event -> its terms, built from its structured arguments when the site says it (so the
+    # engine's hot path builds no phrases); used when the event carries no "terms".
+    derive_terms: Callable[[Event], dict[str, Any]] | None = None
 
 
 class EngineError(Exception):

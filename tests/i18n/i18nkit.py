@@ -23,9 +23,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from django.conf import settings
+from django.test import Client
 
 from games.engines import get_engine
 from games.models import Game, Ruleset, Seat
+from games.services.accounts import user_sign_up
 from games.services.play import game_create, game_start, move_play_for_seat, seat_join
 from games.services.rulesets import rulesets_install_defaults
 
@@ -34,6 +36,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engines" / "colt")
 import colt_positions  # noqa: E402
 
 LOCALE_DIR = Path(settings.BASE_DIR) / "games" / "locale"
+LANGUAGES = ("pl", "pt")
+
+
+def member(username: str, display_name: str):
+    return user_sign_up(
+        username=username,
+        email=f"{username}@example.org",
+        password="train-robbery-42",  # noqa: S106 (a test password)
+        display_name=display_name,
+    )
+
+
+def reader(user, language: str) -> Client:
+    """A logged-in client whose member reads ``language`` (profile and cookie, as after a
+    log-in)."""
+    user.player.language = language
+    user.player.save(update_fields=["language"])
+    client = Client()
+    client.force_login(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    return client
+
 
 # English game terms no Polish or Portuguese page may show. Word-bounded, case-insensitive.
 # Words that read the same in a translation ("Normal", "Colt Express", the bandits' names) are

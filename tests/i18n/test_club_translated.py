@@ -7,10 +7,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from conftest import LANGUAGES, member, reader
 from django.utils import timezone, translation
 from django.utils.translation import gettext
-from i18nkit import COLT_TM, NAPAD, heuristic, play_until, table_started
+from i18nkit import COLT_TM, LANGUAGES, NAPAD, heuristic, member, play_until, reader, table_started
 from test_pages_translated import Reading
 
 from games.models import Game, GameEvent, League, Notification, ReminderSent, Ruleset

@@ -12,17 +12,19 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import LANGUAGES, member, reader
 from django.utils import timezone, translation
 from i18nkit import (
     COLT,
     COLT_TM,
+    LANGUAGES,
     NAPAD,
     english_leftovers,
     heuristic,
+    member,
     plain_texts,
     play_step,
     play_until,
+    reader,
     state_put,
     table_started,
     visible_texts,

@@ -14,10 +14,18 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import LANGUAGES, reader
 from django.conf import settings
 from django.utils import translation
-from i18nkit import NAPAD, heuristic, play_step, play_until, state_put, table_started
+from i18nkit import (
+    LANGUAGES,
+    NAPAD,
+    heuristic,
+    play_step,
+    play_until,
+    reader,
+    state_put,
+    table_started,
+)
 from test_pages_translated import COLT_TM, _choice
 
 from games.gamelog import phase_title

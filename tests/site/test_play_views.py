@@ -271,8 +271,10 @@ def test_the_log_shows_my_private_events_only(alice, bob):
         play_one(game, [alice, bob])
     alice_seat = game.seats.get(player__user=alice).position
     private = [e for ev in GameEvent.objects.filter(game=game) for e in ev.private_events]
-    mine = {escape(event_text(e)) for e in private if alice_seat in e["private_to"]}
-    theirs = {escape(event_text(e)) for e in private if alice_seat not in e["private_to"]}
+    mine = {escape(event_text(e, kind="napad")) for e in private if alice_seat in e["private_to"]}
+    theirs = {
+        escape(event_text(e, kind="napad")) for e in private if alice_seat not in e["private_to"]
+    }
     assert mine and theirs - mine
     page = _client(alice).get(f"/games/{game.pk}/log").content.decode()
     assert all(text in page for text in mine)

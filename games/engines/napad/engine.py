@@ -392,11 +392,7 @@ class NapadEngine(Engine):
         if seat == state["marker"]:
             new["marker_must_play"] = False
         other = second if half is first else first
-        events = [
-            ev.card_played(
-                seat, state["gangs"][seat], card, colour, half[1], half[2], (other[0], other[1])
-            )
-        ]
+        events = [ev.card_played(seat, state["gangs"][seat], card, colour, half[1], half[2], other)]
         self._advance(new, seat, events)
         return new, events
 

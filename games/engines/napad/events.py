@@ -12,21 +12,39 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import gettext_noop as _
-from ..base import phrase, plural_noop, seat_ref, with_terms
-from .config import CARGO_OF_COLOUR
+from ..base import phrase, plural_noop, seat_ref
 
 Event = dict[str, Any]
 
 
-def _event(kind: str, text: str, plural: str | None = None, **args: Any) -> Event:
-    made = {"type": kind, "text": text, "args": args}
+def _event(
+    kind: str,
+    text: str,
+    plural: str | None = None,
+    terms: dict[str, Any] | None = None,
+    **args: Any,
+) -> Event:
+    """``args`` hold the English of every argument; ``terms`` the word-made ones as phrases
+    (built here by hand: the simulator makes thousands of these a second)."""
+    made: Event = {"type": kind, "text": text, "args": args}
     if plural is not None:
         made["plural"] = plural
-    return with_terms(made)
+    if terms:
+        made["terms"] = terms
+    return made
 
 
 def describe_wagons(wagons: list[dict[str, Any]]) -> str:
     return ", ".join(f"{w['cargo']} {w['value']}" for w in wagons)
+
+
+def describe_card(card: dict[str, Any]) -> str:
+    first, second = card["halves"]
+    return f"{first['cargo']} {first['value']} / {second['cargo']} {second['value']}"
+
+
+def _gangs_english(gangs: list[str]) -> str:
+    return ", ".join(gangs)
 
 
 def wagon_phrases(wagons: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -66,7 +84,7 @@ def wagons_attached(round_number: int, wagons: list[dict[str, Any]]) -> Event:
         _("Round %(round)s: wagons attached to the train: %(wagons_text)s."),
         round=round_number,
         wagons=wagons,
-        wagons_text=wagon_phrases(wagons),
+        wagons_text=describe_wagons(wagons),
     )
 
 
@@ -77,12 +95,14 @@ def card_played(
     colour: str,
     value: int,
     bullets: int,
-    other: tuple[str, int] | None = None,
+    other: list[Any] | None = None,
 ) -> Event:
-    """``other`` is the card's half that faces down (colour, value): the log names the card
-    as printed, the half sent first."""
+    """``other`` is the card's half that faces down ([colour, value, bullets]): the log names
+    the card as printed, the half sent first. The site says a colour as the cargo it bids for
+    (``Wording.terms["colour"]``: a yellow card goes for the gold)."""
     # Built literally: this is the event of nearly every action, on the simulator's hot path.
-    other_colour, other_value = other if other is not None else (colour, value)
+    if other is None:
+        other = (colour, value)
     return {
         "type": "card_played",
         "text": _CARD_PLAYED,
@@ -93,16 +113,15 @@ def card_played(
             "colour": colour,
             "value": value,
             "bullets": bullets,
-            "cargo": CARGO_OF_COLOUR[colour],
-            "other_cargo": CARGO_OF_COLOUR[other_colour],
-            "other_value": other_value,
+            "other_colour": other[0],
+            "other_value": other[1],
         },
     }
 
 
 _CARD_PLAYED = _(
-    "%(gang)s sends %(cargo)s %(value)s (card %(cargo)s %(value)s / "
-    "%(other_cargo)s %(other_value)s)."
+    "%(gang)s sends %(colour)s %(value)s (card %(colour)s %(value)s / "
+    "%(other_colour)s %(other_value)s)."
 )
 
 
@@ -144,7 +163,7 @@ def captured(
             "%(gang)s wins the %(cargo)s with %(total)s and captures %(count)s wagons: "
             "%(wagons_text)s.",
         )
-        args.update(wagons=wagons, wagons_text=wagon_phrases(wagons))
+        args.update(wagons=wagons, wagons_text=describe_wagons(wagons))
     return _event("captured", **texts, **args)
 
 
@@ -155,7 +174,7 @@ def loot_taken(seat: int, wagons: list[dict[str, Any]]) -> Event:
         _("You capture %(wagons_text)s."),
         seat=seat,
         wagons=wagons,
-        wagons_text=wagon_phrases(wagons),
+        wagons_text=describe_wagons(wagons),
     )
     event["private_to"] = [seat]
     return event
@@ -165,12 +184,13 @@ def tied(colour: str, cargo: str, total: int, seats: list[int], gangs: list[str]
     return _event(
         "tie",
         _("Tie on %(cargo)s at %(total)s between %(gangs)s: the wagons stay on the train."),
+        terms={"gangs": _gang_refs(seats, gangs)},
         colour=colour,
         cargo=cargo,
         total=total,
         seats=seats,
-        gangs_text=", ".join(gangs),
-        gangs=_gang_refs(seats, gangs),
+        gangs_text=_gangs_english(gangs),
+        gangs=_gangs_english(gangs),
     )
 
 
@@ -203,7 +223,7 @@ def cards_drawn(seat: int, cards: list[dict[str, Any]]) -> Event:
         _("You draw %(cards_text)s."),
         seat=seat,
         cards=cards,
-        cards_text=[card_phrase(card) for card in cards],
+        cards_text=", ".join(describe_card(card) for card in cards),
     )
     event["private_to"] = [seat]
     return event
@@ -225,9 +245,22 @@ def game_over(winners: list[int], gangs: list[str], score: int) -> Event:
             "Game over: %(winners)s wins with a score of %(score)s.",
             "Game over: %(winners)s win with a score of %(score)s.",
         ),
+        terms={"winners": _gang_refs(winners, gangs)},
         seats=winners,
-        gangs_text=", ".join(gangs),
+        gangs_text=_gangs_english(gangs),
         score=score,
         count=len(winners),
-        winners=_gang_refs(winners, gangs),
+        winners=_gangs_english(gangs),
     )
+
+
+def derived_terms(event: Event) -> dict[str, Any]:
+    """The phrases of an event's wagons and cards, from the structured arguments every such
+    event keeps (``wagons``, ``cards``): built only when the site says the event."""
+    args = event.get("args") or {}
+    terms: dict[str, Any] = {}
+    if isinstance(args.get("wagons"), list) and "wagons_text" in args:
+        terms["wagons_text"] = wagon_phrases(args["wagons"])
+    if isinstance(args.get("cards"), list) and "cards_text" in args:
+        terms["cards_text"] = [card_phrase(card) for card in args["cards"]]
+    return terms

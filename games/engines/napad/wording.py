@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..base import Wording, plural_noop
 from ..base import gettext_noop as _
+from .events import derived_terms
 
 GANG_NAMES = {
     "cowboys": _("cowboys"),
@@ -39,6 +40,7 @@ WORDING = Wording(
         "cargo": CARGO_NAMES,
         "other_cargo": CARGO_NAMES,
         "colour": COLOUR_CARGO_NAMES,
+        "other_colour": COLOUR_CARGO_NAMES,
     },
     seat_args={"gang": "seat"},
     identity_key="gang",
@@ -93,4 +95,5 @@ WORDING = Wording(
         },
     },
     bot_names=BOT_NAMES,
+    derive_terms=derived_terms,
 )

@@ -190,8 +190,7 @@ def test_play_sends_a_card_with_the_chosen_half_up(engine, napad):
         "value": 7,
         "bullets": 0,
         # The card as printed, for the log: the half sent, then the one facing down.
-        "cargo": "money",
-        "other_cargo": "dynamite",
+        "other_colour": "red",
         "other_value": 2,
     }
     assert engine.view(state, 1)["seats"][0]["totals"] == {"yellow": 0, "red": 0, "green": 7}
