@@ -210,3 +210,19 @@ def test_a_phrase_that_cannot_be_said_falls_back_to_english_not_an_error():
     broken = {"type": "x", "text": "%(missing)s moves.", "args": {}}
     assert event_text(broken, NAMES) == "%(missing)s moves."
     assert say([phrase("gold"), phrase("money")]) == "gold and money"
+
+
+def test_the_english_places_an_event_keeps_say_what_the_phrases_say():
+    from games.engines.base import english
+    from games.engines.colt import wording
+
+    cars = ["Locomotive", "A", "B", "C"]
+    for car in range(len(cars)):
+        for level in ("inside", "roof", "time_machine"):
+            assert wording.place_to_english(car, cars[car], level) == english(
+                wording.place_to(cars, car, level)
+            )
+            assert wording.place_at_english(car, cars[car], level) == english(
+                wording.place_at(cars, car, level)
+            )
+        assert wording.under_english(car, cars[car]) == english(wording.under_car(cars, car))

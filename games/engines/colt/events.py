@@ -33,6 +33,7 @@ from .state import (
     State,
     bandits_at,
     car_label,
+    car_name,
     event,
     give_neutral_bullets,
     marshal_rule,
@@ -92,6 +93,7 @@ def _relocate(state: State, seat: int, car: int, level: str, events: list) -> No
             car=car,
             level=level,
             place=place_label(state, car, level),
+            car_name=car_name(state, car),
             at_place=place_at(state, car, level),
         )
     )
@@ -107,6 +109,7 @@ def _angry_marshal(state: State, events: list) -> None:
                 _("The marshal moves %(to_place)s."),
                 car=state["marshal"],
                 place=car_label(state, state["marshal"]),
+                car_name=car_name(state, state["marshal"]),
                 to_place=place_to(state, state["marshal"], INSIDE),
             )
         )
@@ -133,6 +136,7 @@ def _take_it_all(state: State, events: list) -> None:
             _("The second strongbox is put %(at_place)s."),
             car=state["marshal"],
             place=place_label(state, state["marshal"], INSIDE),
+            car_name=car_name(state, state["marshal"]),
             at_place=place_at(state, state["marshal"], INSIDE),
         )
     )

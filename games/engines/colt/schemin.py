@@ -26,7 +26,7 @@ from .data import (
     round_turns,
 )
 from .state import State, event, name
-from .wording import card_phrase
+from .wording import card_english
 
 
 def current_turns(state: State) -> str:
@@ -66,7 +66,7 @@ def start_round(state: State, events: list) -> None:
                 _("You draw %(cards)s."),
                 private_to=[seat],
                 seat=seat,
-                cards=[card_phrase(card) for card in state["hand"][seat]],
+                cards=", ".join(map(card_english, state["hand"][seat])),
                 drawn=list(state["hand"][seat]),
             )
         )
@@ -83,7 +83,7 @@ def start_round(state: State, events: list) -> None:
             _("Round %(number)s: %(card)s (%(turns)s). %(first)s is the first player."),
             number=round_index + 1,
             card=card,
-            turns=[phrase(TURN_LABELS[t]) for t in turns],
+            turns=" ".join(TURN_LABELS[t] for t in turns),
             turn_types=list(turns),
             event_text=EVENT_TEXTS[card],
             first=name(state, state["first_player"]),
@@ -173,7 +173,7 @@ def apply_play(state: State, seat: int, option: dict[str, Any], events: list) ->
                 _("You draw %(cards)s."),
                 private_to=[seat],
                 seat=seat,
-                cards=[card_phrase(card) for card in drawn],
+                cards=", ".join(map(card_english, drawn)),
                 drawn=drawn,
             )
         )

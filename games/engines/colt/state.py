@@ -216,12 +216,18 @@ def new_game(
 # --- places -------------------------------------------------------------------------------
 
 
-def place_to(state: State, car: int, level: str) -> dict[str, Any]:
-    return wording.place_to(state["cars"], car, level)
+def car_name(state: State, car: int) -> str:
+    """The car's letter ("Locomotive" for car 0; "" for the Time Machine)."""
+    return state["cars"][car] if car >= 0 else ""
 
 
-def place_at(state: State, car: int, level: str) -> dict[str, Any]:
-    return wording.place_at(state["cars"], car, level)
+def place_to(state: State, car: int, level: str) -> str:
+    """ "onto the roof of car E" (the site says it from the event's car, car_name, level)."""
+    return wording.place_to_english(car, car_name(state, car), level)
+
+
+def place_at(state: State, car: int, level: str) -> str:
+    return wording.place_at_english(car, car_name(state, car), level)
 
 
 def bandit_ref(state: State, seat: int) -> dict[str, Any]:
@@ -328,6 +334,7 @@ def marshal_rule(state: State, events: list) -> None:
                 car=car,
                 level=ROOF,
                 place=place_label(state, car, ROOF),
+                car_name=car_name(state, car),
                 to_place=place_to(state, car, ROOF),
             )
         )
@@ -351,6 +358,7 @@ def put_bandit(
             car=car,
             level=level,
             place=place_label(state, car, level),
+            car_name=car_name(state, car),
             to_place=place_to(state, car, level),
             at_place=place_at(state, car, level),
         )

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..base import gettext_noop as _
 from ..base import phrase
-from . import timemachine
+from . import timemachine, wording
 from .data import (
     BELLE,
     CARD_LABELS,
@@ -55,6 +55,7 @@ from .state import (
     bandit_ref,
     bandits_at,
     car_label,
+    car_name,
     event,
     kinds_in,
     marshal_rule,
@@ -241,7 +242,7 @@ def option_phrase(state: State, seat: int, option: dict[str, Any]) -> dict[str, 
     if kind in ("move", "floor"):
         to = option["to"]
         text = _("Move %(to_place)s") if kind == "move" else _("Change floor %(to_place)s")
-        return phrase(text, to_place=place_to(state, to["car"], to["level"]))
+        return phrase(text, to_place=wording.place_to(state["cars"], to["car"], to["level"]))
     if kind == "fire":
         target = option["target"]
         return phrase(
@@ -254,7 +255,10 @@ def option_phrase(state: State, seat: int, option: dict[str, Any]) -> dict[str, 
     if kind == "punch":
         victim, loot = option["victim"], option["loot"]
         to = step(state, state["car"][victim], state["level"][victim], option["direction"])
-        args = {"victim": bandit_ref(state, victim), "to_place": place_to(state, *to)}
+        args = {
+            "victim": bandit_ref(state, victim),
+            "to_place": wording.place_to(state["cars"], *to),
+        }
         if loot is None:
             return phrase(
                 _("Punch %(victim)s, who has nothing to drop and goes %(to_place)s"), **args
@@ -277,7 +281,9 @@ def option_phrase(state: State, seat: int, option: dict[str, Any]) -> dict[str, 
         return phrase(text, **args)
     if kind == "marshal":
         to = state["marshal"] + (-1 if option["direction"] == TO_LOCOMOTIVE else 1)
-        return phrase(_("Move the marshal %(to_place)s"), to_place=place_to(state, to, INSIDE))
+        return phrase(
+            _("Move the marshal %(to_place)s"), to_place=wording.place_to(state["cars"], to, INSIDE)
+        )
     raise ValueError(kind)
 
 
@@ -357,6 +363,7 @@ def carry_out(state: State, seat: int, option: dict[str, Any], events: list) -> 
                 _("The marshal moves %(to_place)s."),
                 car=state["marshal"],
                 place=car_label(state, state["marshal"]),
+                car_name=car_name(state, state["marshal"]),
                 to_place=place_to(state, state["marshal"], INSIDE),
             )
         )

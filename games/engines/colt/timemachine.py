@@ -17,8 +17,8 @@ from typing import Any
 from ..base import gettext_noop as _
 from ..base import phrase, plural_noop
 from .data import HIDDEN, INSIDE, ROOF, TIME_MACHINE, TIME_MACHINE_BONUS, TM_CAR, token_kind
-from .state import State, bandits_at, car_label, event, name, put_bandit
-from .wording import under_car
+from .state import State, bandits_at, car_label, car_name, event, name, put_bandit
+from .wording import under_car, under_english
 
 
 def moves_out() -> list[tuple[int, str]]:
@@ -91,7 +91,8 @@ def apply_hide(state: State, seat: int, car: int, events: list) -> None:
             seat=seat,
             car=car,
             place=car_label(state, car),
-            under=under_car(state["cars"], car),
+            car_name=car_name(state, car),
+            under=under_english(car, car_name(state, car)),
         )
     )
 

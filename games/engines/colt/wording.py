@@ -92,6 +92,59 @@ def under_car(cars: list[str], car: int) -> Phrase:
     return phrase(_("under car %(car)s"), car=_car(cars, car))
 
 
+# The same places in English, as plain strings: what an event's ``args`` keep (built on the
+# engine's hot path, where a phrase would cost more; a test checks they say the same).
+
+
+def place_to_english(car: int, name: str, level: str) -> str:
+    if level == TIME_MACHINE:
+        return "into the Time Machine"
+    if level == INSIDE:
+        return "into the locomotive" if car == 0 else f"into car {name}"
+    return "onto the roof of the locomotive" if car == 0 else f"onto the roof of car {name}"
+
+
+def place_at_english(car: int, name: str, level: str) -> str:
+    if level == TIME_MACHINE:
+        return "in the Time Machine"
+    if level == INSIDE:
+        return "inside the locomotive" if car == 0 else f"inside car {name}"
+    return "on the roof of the locomotive" if car == 0 else f"on the roof of car {name}"
+
+
+def under_english(car: int, name: str) -> str:
+    return "under the locomotive" if car == 0 else f"under car {name}"
+
+
+def card_english(card: str) -> str:
+    return BULLET_LABEL if card[0] == "b" else CARD_LABELS[card]
+
+
+def derived_terms(event: dict[str, Any]) -> dict[str, Any]:
+    """An event's places, cards and turns as phrases, from the arguments the event keeps
+    (``car``, ``car_name``, ``level``, ``drawn``, ``turn_types``): built only when the site
+    says the event."""
+    args = event.get("args") or {}
+    terms: dict[str, Any] = {}
+    car, name = args.get("car"), args.get("car_name")
+    if isinstance(car, int) and isinstance(name, str):
+        cars = {car: name}
+        level = args.get("level") or INSIDE  # the marshal and the strongbox: inside a car
+        if "to_place" in args:
+            terms["to_place"] = place_to(cars, car, level)
+        if "at_place" in args:
+            terms["at_place"] = place_at(cars, car, level)
+        if "under" in args:
+            terms["under"] = under_car(cars, car)
+    drawn = args.get("drawn")
+    if isinstance(drawn, list) and "cards" in args:
+        terms["cards"] = [card_phrase(card) for card in drawn if isinstance(card, str)]
+    turns = args.get("turn_types")
+    if isinstance(turns, list) and "turns" in args:
+        terms["turns"] = [phrase(TURN_LABELS[turn]) for turn in turns if turn in TURN_LABELS]
+    return terms
+
+
 def card_phrase(card: str) -> Phrase:
     """An action card as printed ("Robbery"); every bullet card is "a bullet"."""
     return phrase(BULLET_LABEL if card[0] == "b" else CARD_LABELS[card])
@@ -158,4 +211,5 @@ WORDING = Wording(
         ),
     },
     bot_names=BOT_NAMES,
+    derive_terms=derived_terms,
 )
