@@ -37,6 +37,8 @@ from games.services.ruleset_admin import (
     ruleset_update_draft,
 )
 from games.services.simulation import SimulationError, simulation_start, simulation_summary
+from games.templatetags.board_labels import gang_name
+from games.wording import bot_label, config_problems
 
 # -- ruleset form -----------------------------------------------------------------------------
 
@@ -100,12 +102,12 @@ class RulesetAdminForm(forms.ModelForm):
         try:
             cleaned["config"] = ruleset_config_validate(kind=kind, config=config)
         except ConfigError as error:
-            self.config_problems = list(error.problems)
+            self.config_problems = config_problems(error)
             self.add_error(
                 "config",
                 [
                     ValidationError("%(path)s: %(message)s", params={"path": p, "message": m})
-                    for p, m in error.problems
+                    for p, m in self.config_problems
                 ],
             )
         return cleaned
@@ -455,10 +457,16 @@ def comparison_tables(summary: dict | None, baseline: dict | None) -> list[dict[
         )
         seat_rows.append(_row(_("Seat %(n)s") % {"n": index + 1}, run_row, base_row))
     tables.append({"title": _("Per seat"), "rows": seat_rows})
+    # Gangs and bot kinds in the organiser's language (the board's and the log's words).
+    named = {"per_identity": gang_name, "per_bot": bot_label}
     for key, title in (("per_identity", _("Per gang / character")), ("per_bot", _("Per bot"))):
         names = sorted(set(summary[key]) | set(baseline[key] if baseline else ()))
         rows = [
-            _row(name, summary[key].get(name), baseline[key].get(name) if baseline else None)
+            _row(
+                str(named[key](name)),
+                summary[key].get(name),
+                baseline[key].get(name) if baseline else None,
+            )
             for name in names
         ]
         tables.append({"title": title, "rows": rows})

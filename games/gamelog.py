@@ -1,34 +1,195 @@
 """The game log in words: engine events turned into lines a viewer may read, in their language.
 
-The HTTP views, the consumer (through ``games.rendering``), the API and the replay share these,
-so a viewer only ever reads the public events and their own private ones (every seat's after
-the end).
+The HTTP views, the consumer (through ``games.rendering``), the API, the replay and the digest
+share these, so a viewer only ever reads the public events and their own private ones (every
+seat's after the end). Each logged action (a ``GameEvent``) becomes an *entry*:
+
+``{"seq", "seat", "when", "by_clock", "texts", "lines", "round", "phase"}``
+
+- ``lines``: one per engine event, ``{"icon", "text", "private", "round", "phase"}`` — the
+  icon names a kind of action (a symbol of ``static/img/log-icons.svg``); ``private`` marks a
+  line only its seat could read during the game ("You draw ..."); after the end the other
+  seats' private lines read under their members' names ("Bob draws ...").
+- ``texts``: the lines' texts (what the log said before it had lines).
+- ``round`` / ``phase``: where the action was made (the round's number, a phase key of the
+  engine's ``Wording``); a line's own ``round`` / ``phase`` may be later (the last pass of a
+  Napad round runs the division of the loot and the next round's start).
+
+``log_groups`` puts the lines under round / phase headings for the templates.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext
 
+from games.engines.base import Wording
 from games.models import GameEvent
+from games.wording import Names, say, wording_for
+
+# The kind of action each event type is, as the symbol drawn beside its line. Types are the
+# engines' (both games share the common ones: a card played, cards drawn, a round begins).
+ICONS = {
+    "round_started": "round",
+    "round_over": "round",
+    "wagons_attached": "wagon",
+    "card_played": "card",
+    "card_played_secret": "card",
+    "passed": "pass",
+    "pickpocket_declined": "pass",
+    "captured": "loot",
+    "loot_taken": "loot",
+    "rob": "loot",
+    "cheyenne_takes": "loot",
+    "strongbox_placed": "loot",
+    "tie": "tie",
+    "unclaimed": "nothing",
+    "nothing_happens": "nothing",
+    "reinforcements": "draw",
+    "cards_drawn": "draw",
+    "draw": "draw",
+    "marker_passed": "marker",
+    "schemin_over": "pile",
+    "card_resolved": "reveal",
+    "move": "move",
+    "pushed": "move",
+    "bandit_moved": "move",
+    "floor": "floor",
+    "fire": "fire",
+    "punch": "punch",
+    "punched": "punch",
+    "drop": "drop",
+    "purse_lost": "drop",
+    "purse_value": "purse",
+    "ransom": "purse",
+    "pickpocket": "purse",
+    "marshal_moved": "marshal",
+    "flee_marshal": "marshal",
+    "neutral_bullet": "bullet",
+    "neutral_bullets_out": "bullet",
+    "round_event": "event",
+    "time_travel": "time",
+    "reappears": "time",
+    "time_machine_bonus": "time",
+    "hidden": "hide",
+    "hideout": "hide",
+    "game_over": "end",
+}
+DEFAULT_ICON = "dot"
 
 
-def event_text(event: dict[str, Any], names: dict[int, str] | None = None) -> str:
-    """An engine event in words, in the viewer's language (the engine marks its texts).
+def _kind_of(game_event: GameEvent) -> str | None:
+    """The game's kind when the event's game is already loaded (never a query)."""
+    game = game_event._state.fields_cache.get("game")
+    return getattr(game, "kind", None)
 
-    With ``names`` (seat → member), a gang named in the event gets its player's name beside
-    it: the engines know gangs, the table knows people.
-    """
-    text = event.get("text", "")
-    args = event.get("args", {})
-    seat = args.get("seat") if isinstance(args, dict) else None
-    if names and isinstance(args.get("gang"), str) and seat in names:
-        args = {**args, "gang": f"{names[seat]} ({args['gang']})"}
-    try:
-        return _(text) % args
-    except (KeyError, TypeError, ValueError):
-        return text
+
+def event_text(
+    event: dict[str, Any],
+    names: Names | None = None,
+    *,
+    kind: str | None = None,
+    wording: Wording | None = None,
+    others: bool = False,
+) -> str:
+    """An engine event in words, in the viewer's language.
+
+    With ``names`` (seat → member) a gang or bandit named in the event gets its player's name
+    beside it: the engines know gangs, the table knows people. ``others``: a private event as
+    the other seats read it after the end ("Bob draws ..." rather than "You draw ...")."""
+    wording = wording or wording_for(kind)
+    text = None
+    if others:
+        text = event.get("others_text") or wording.others_texts.get(event.get("type", ""))
+    return say(event, wording=wording, names=names, text=text)
+
+
+def _line(
+    event: dict[str, Any],
+    wording: Wording,
+    names: Names | None,
+    *,
+    private: bool = False,
+    others: bool = False,
+) -> dict[str, Any]:
+    return {
+        "icon": ICONS.get(event.get("type", ""), DEFAULT_ICON),
+        "text": event_text(event, names, wording=wording, others=others),
+        "private": private,
+    }
+
+
+def event_lines(
+    game_event: GameEvent,
+    position: int | None,
+    *,
+    everything: bool = False,
+    names: Names | None = None,
+    kind: str | None = None,
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(engine event, line) for what a viewer may read of one logged action: the public
+    events and their own private ones (every seat's when ``everything``), in the order the
+    engine reported them."""
+    wording = wording_for(kind or _kind_of(game_event))
+    public = [(event, _line(event, wording, names)) for event in game_event.public_events]
+    private = []
+    for event in game_event.private_events:
+        mine = position is not None and position in event.get("private_to", ())
+        if mine or everything:
+            line = _line(event, wording, names, private=True, others=not mine)
+            private.append((event, line))
+    if not private:
+        return public
+    places = [event.get("at") for event in game_event.private_events]
+    if all(isinstance(place, int) for place in places):
+        # Every event's place among all of them: the private ones say theirs, the public ones
+        # fill the others in order.
+        taken = set(places)
+        total = len(public) + len(places)
+        public_places = [i for i in range(total) if i not in taken]
+        placed = list(zip(public_places, public)) + [(pair[0]["at"], pair) for pair in private]
+        return [pair for _place, pair in sorted(placed, key=lambda item: item[0])]
+    return _in_order(public, private)
+
+
+# For a private event logged without its place ("at"), the public event it follows.
+_FOLLOWS = {
+    "cards_drawn": ("reinforcements", "draw"),
+    "loot_taken": ("captured",),
+    "card_played_secret": ("card_played",),
+    "purse_value": ("rob", "cheyenne_takes", "pickpocket"),
+    "hideout": ("hidden",),
+}
+
+
+def _in_order(public: list, private: list) -> list:
+    """Public and private events back in the order the engine reported them: by the place
+    each private event was logged at ("at"), or else right after the public event of its seat
+    it follows ("Alice draws 3 cards." / "You draw ..."); a deal before the round's start."""
+    merged = list(public)
+    for event, line in private:
+        seat = event.get("args", {}).get("seat")
+        follows = _FOLLOWS.get(event.get("type", ""), ())
+        at = next(
+            (
+                index + 1
+                for index, (other, _line) in enumerate(merged)
+                if other.get("type") in follows and other.get("args", {}).get("seat") == seat
+            ),
+            None,
+        )
+        if at is None:
+            at = next(
+                (
+                    i + 1
+                    for i, (other, _l) in enumerate(merged)
+                    if other.get("type") == "round_started"
+                ),
+                len(merged),
+            )
+        merged.insert(at, (event, line))
+    return merged
 
 
 def event_texts(
@@ -36,14 +197,12 @@ def event_texts(
     position: int | None,
     *,
     everything: bool = False,
-    names: dict[int, str] | None = None,
+    names: Names | None = None,
+    kind: str | None = None,
 ) -> list[str]:
     """What a viewer may read of one logged action: public events and their own private ones."""
-    texts = [event_text(event, names) for event in game_event.public_events]
-    for event in game_event.private_events:
-        if everything or (position is not None and position in event.get("private_to", ())):
-            texts.append(event_text(event, names))
-    return texts
+    lines = event_lines(game_event, position, everything=everything, names=names, kind=kind)
+    return [line["text"] for _event, line in lines]
 
 
 def log_entries(
@@ -51,15 +210,98 @@ def log_entries(
     position: int | None,
     *,
     everything: bool = False,
-    names: dict[int, str] | None = None,
+    names: Names | None = None,
+    kind: str | None = None,
+    round_now: int | None = None,
 ) -> list[dict[str, Any]]:
-    return [
-        {
-            "seq": event.seq,
-            "seat": event.seat,
-            "when": event.created_at,
-            "by_clock": event.by_clock,
-            "texts": event_texts(event, position, everything=everything, names=names),
-        }
-        for event in events
-    ]
+    """The log entries of ``events`` (in seq order) as ``position`` may read them.
+
+    Round numbers come from the log itself when it starts at the first move; a log that
+    starts later (the game page's last lines) needs ``round_now``, the round the game is in
+    now, to number its rounds (without it they have a phase but no number)."""
+    if not events:
+        return []
+    kind = kind or _kind_of(events[0])
+    wording = wording_for(kind)
+    round_number = 1 if events[0].seq == 1 else None
+    if round_number is None and round_now is not None:
+        starts = sum(
+            1
+            for game_event in events
+            for event in game_event.public_events
+            if event.get("type") in wording.round_starts
+        )
+        round_number = round_now - starts
+    phase = None
+    entries = []
+    for game_event in events:
+        lines = []
+        entry_round, entry_phase = None, None
+        for event, line in event_lines(
+            game_event, position, everything=everything, names=names, kind=kind
+        ):
+            kind_of_event = event.get("type", "")
+            if kind_of_event in wording.round_starts:
+                number = event.get("args", {}).get(wording.round_starts[kind_of_event])
+                round_number = number if isinstance(number, int) else round_number
+            phase = wording.phases.get(kind_of_event, phase)
+            line["round"], line["phase"] = round_number, phase
+            if not lines:
+                entry_round, entry_phase = round_number, phase
+            lines.append(line)
+        entries.append(
+            {
+                "seq": game_event.seq,
+                "seat": game_event.seat,
+                "when": game_event.created_at,
+                "by_clock": game_event.by_clock,
+                "texts": [line["text"] for line in lines],
+                "lines": lines,
+                "round": entry_round,
+                "phase": entry_phase,
+            }
+        )
+    return entries
+
+
+def phase_title(round_number: int | None, phase: str | None, kind: str | None = None) -> str:
+    """A heading of the log: "Round 2 · It's a robbery!"."""
+    wording = wording_for(kind)
+    name = gettext(wording.phase_names[phase]) if phase in wording.phase_names else ""
+    if round_number is None:
+        return name
+    if not name:
+        return gettext("Round %(round)s") % {"round": round_number}
+    return gettext("Round %(round)s · %(phase)s") % {"round": round_number, "phase": name}
+
+
+def log_groups(
+    entries: list[dict[str, Any]], kind: str | None = None, *, newest_first: bool = False
+) -> list[dict[str, Any]]:
+    """The entries' lines under round / phase headings, in log order (or newest first):
+    ``[{"round", "phase", "title", "entries": [entry with only that group's lines]}]``.
+
+    An action whose lines cross a heading (a Napad round's last pass) appears under each
+    heading with the lines that belong there."""
+    groups: list[dict[str, Any]] = []
+    for entry in entries:
+        for line in entry["lines"]:
+            key = (line["round"], line["phase"])
+            if not groups or (groups[-1]["round"], groups[-1]["phase"]) != key:
+                groups.append(
+                    {
+                        "round": key[0],
+                        "phase": key[1],
+                        "title": phase_title(key[0], key[1], kind),
+                        "entries": [],
+                    }
+                )
+            group_entries = groups[-1]["entries"]
+            if not group_entries or group_entries[-1]["seq"] != entry["seq"]:
+                group_entries.append({**entry, "lines": []})
+            group_entries[-1]["lines"].append(line)
+    if newest_first:
+        groups.reverse()
+        for group in groups:
+            group["entries"].reverse()
+    return groups

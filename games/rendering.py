@@ -23,6 +23,7 @@ from games.engines import get_engine
 from games.gamelog import log_entries
 from games.models import Game, Seat
 from games.selectors import game_chat, game_recent_events
+from games.wording import action_label, bot_label, say
 
 LOG_LINES = 20
 LIVE_TEMPLATE = "games/game_detail.html#live"
@@ -74,7 +75,7 @@ def chosen_options(game: Game) -> list[dict[str, str]]:
 def seat_name(seat: Seat) -> str:
     if seat.player is not None:
         return seat.player.display_name
-    return _("Bot (%(kind)s)") % {"kind": seat.bot_kind}
+    return _("Bot (%(kind)s)") % {"kind": bot_label(seat.bot_kind)}
 
 
 def action_key(action: dict[str, Any]) -> str:
@@ -198,7 +199,8 @@ def board_context(
     # A board that draws its own buttons needs no list; otherwise the engine's labels serve.
     if not actions_on_board:
         context["actions"] = [
-            {"json": key, "label": _(action.get("label", key))} for key, action in legal.items()
+            {"json": key, "label": action_label(engine, state, position, action, names)}
+            for key, action in legal.items()
         ]
     return context
 
@@ -221,7 +223,11 @@ def game_context(
         message=message,
         message_ok=message_ok,
         log=log_entries(
-            game_recent_events(game, limit=LOG_LINES), position, names=context["names"]
+            game_recent_events(game, limit=LOG_LINES),
+            position,
+            names=context["names"],
+            kind=game.kind,
+            round_now=(context["view"] or {}).get("round"),
         ),
         turn_time_limit=duration_text(game.turn_time_limit),
         # Only the whole page's header shows them (and needs the ruleset): a fragment never
@@ -237,7 +243,7 @@ def game_context(
         result = engine.result(state)
         identities = {seat.position: seat.identity for seat in seats}
         context["result"] = {
-            "tie_break": result.get("tie_break", ""),
+            "tie_break": " ".join(say(note) for note in engine.result_notes(state)),
             "rows": [
                 {
                     **row,

@@ -17,9 +17,10 @@ from ninja import Query, Router, Status
 from games.engines import get_engine
 from games.gamelog import log_entries
 from games.models import Game, GameEvent
-from games.rendering import action_key
+from games.rendering import seat_names
 from games.selectors import TableAccess
 from games.services import play
+from games.wording import action_label
 
 from .schemas import (
     MAX_ID,
@@ -59,7 +60,7 @@ def log_for(game: Game, position: int | None, *, since: int = 0, limit: int = LO
             "by_clock": entry["by_clock"],
             "texts": entry["texts"],
         }
-        for entry in log_entries(events, position)
+        for entry in log_entries(events, position, names=seat_names(game), kind=game.kind)
     ]
 
 
@@ -88,12 +89,12 @@ def actions_list(request: HttpRequest, game_id: WholeNumber = GameId):
     actions = []
     if my_turn:
         state = _state(game)
-        for action in get_engine(game.kind).legal_actions(state, position):
-            key = action_key(action)
-            label = action.get("label", key)
+        engine = get_engine(game.kind)
+        names = seat_names(game)
+        for action in engine.legal_actions(state, position):
             actions.append(
                 {
-                    "label": _(label),
+                    "label": action_label(engine, state, position, action, names),
                     "action": {k: v for k, v in action.items() if k != "label"},
                 }
             )

@@ -15,6 +15,7 @@ from games.engines import get_engine
 from games.forms.fields import WholeNumberField
 from games.models import Player, Ruleset
 from games.rendering import option_choices
+from games.wording import bot_label
 
 MAX_SEATS = 6
 TURN_TIME_LIMITS = {
@@ -55,7 +56,7 @@ class RulesetChoiceField(forms.ModelChoiceField):
     widget = RulesetSelect
 
     def label_from_instance(self, obj: Ruleset) -> str:
-        return f"{obj.get_kind_display()} — {obj.name} (v{obj.version})"
+        return f"{obj.get_kind_display()} — {obj.display_name} (v{obj.version})"
 
 
 class TableCreateForm(forms.Form):
@@ -102,8 +103,9 @@ class TableCreateForm(forms.Form):
                         choices=[("", _("as the ruleset says"))]
                         + [(str(value), _(label)) for value, label in option_choices(option)],
                     )
-                field.label = option["label"]
-                field.help_text = option.get("help", "")
+                # The engines mark their labels and help (gettext_noop): said here, lazily.
+                field.label = _(option["label"])
+                field.help_text = _(option["help"]) if option.get("help") else ""
                 self.fields[name] = field
                 self.option_fields[ruleset.kind].append((name, option))
         self.bot_field_names = []
@@ -113,7 +115,7 @@ class TableCreateForm(forms.Form):
                 label=_("Seat %(seat)s") % {"seat": position + 1},
                 required=False,
                 choices=[("", _("a member"))]
-                + [(bot, _("bot: %(kind)s") % {"kind": bot}) for bot in bot_choices],
+                + [(bot, _("bot: %(kind)s") % {"kind": bot_label(bot)}) for bot in bot_choices],
             )
             self.bot_field_names.append(name)
 

@@ -1,4 +1,9 @@
-"""Site notifications: the bell. Sent once per cause (a unique key), read or unread."""
+"""Site notifications: the bell. Sent once per cause (a unique key), read or unread.
+
+A notification keeps its *message* — the English text (marked for translation) and its
+arguments — so it reads in the member's language of the moment, not the one they had when it
+was sent. ``text`` is that message as first written (in the member's language then): what
+older rows, written before messages were kept, still show."""
 
 from __future__ import annotations
 
@@ -15,6 +20,8 @@ class Notification(models.Model):
     )
     kind = models.CharField(max_length=32)
     text = models.CharField(max_length=300)
+    # {"text": English message, "args": {...}, "plural"?: English plural} (games.wording).
+    message = models.JSONField(default=dict, blank=True)
     url = models.CharField(max_length=200, blank=True)
     # What caused it (e.g. "reminder:<game>:<version>:<step>"): a second attempt to send the
     # same notification hits the unique constraint instead of spamming the member.
@@ -34,4 +41,13 @@ class Notification(models.Model):
         verbose_name_plural = _("notifications")
 
     def __str__(self) -> str:
+        return self.text
+
+    @property
+    def display_text(self) -> str:
+        """The notification in the active language (its message), or as it was written."""
+        from games.wording import say
+
+        if isinstance(self.message, dict) and self.message.get("text"):
+            return say(self.message)[:300]
         return self.text

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from games.engines import KINDS
 
@@ -49,7 +50,13 @@ class Ruleset(models.Model):
         verbose_name_plural = _("rulesets")
 
     def __str__(self) -> str:
-        return f"{self.name} v{self.version}"
+        return f"{self.display_name} v{self.version}"
+
+    @property
+    def display_name(self) -> str:
+        """The name in the reader's language: the default rulesets' names are translated
+        (marked with the "ruleset name" context); an organiser's own names stay as written."""
+        return pgettext("ruleset name", self.name) if self.name else self.name
 
     @property
     def is_published(self) -> bool:

@@ -13,14 +13,16 @@ from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.broadcast import game_updated_on_commit
 from games.engines import get_engine
 from games.models import Game, ModerationAction, Notification, Player, Seat, TurnClock
 from games.services.clocks.deadlines import clock_for, turn_clock_refresh
 from games.services.followups import bot_move_owed
+from games.wording import say
 
 # A moderator may push a deadline this far at once; repeated extensions are audited.
 MAX_DEADLINE_EXTENSION = timedelta(days=30)
@@ -87,16 +89,23 @@ def _audit(
     )
 
 
-def _players_notify(game: Game, players: list[Player], kind: str, text: str, key: str) -> None:
+def _players_notify(
+    game: Game, players: list[Player], kind: str, text: str, args: dict, key: str
+) -> None:
     """A bell notification for each member concerned, once per moderation action; their
-    open pages hear of it after the commit."""
+    open pages hear of it after the commit. ``text`` is marked English (``gettext_noop``):
+    each member reads it in their own language."""
     from games.broadcast import user_notified_on_commit
+    from games.services.notifications import notification_message
 
+    message = notification_message(text, args)
     for player in players:
+        with translation.override(player.language or "en"):
+            rendered = say(message)[:300]
         Notification.objects.get_or_create(
             player=player,
             key=key,
-            defaults={"game": game, "kind": kind, "text": text[:300]},
+            defaults={"game": game, "kind": kind, "text": rendered, "message": message},
         )
         user_notified_on_commit(player.user_id)
 
@@ -135,8 +144,8 @@ def game_abort(*, game_id: int, actor: AbstractBaseUser, reason: str) -> Moderat
             game,
             players,
             "game_aborted",
-            _("Game #%(game)s was stopped by a moderator: %(reason)s")
-            % {"game": game.pk, "reason": reason},
+            gettext_noop("Game #%(game)s was stopped by a moderator: %(reason)s"),
+            {"game": game.pk, "reason": reason},
             key=f"moderation:{record.pk}",
         )
         game_updated_on_commit(game.pk, game.version)
@@ -275,8 +284,8 @@ def seat_to_substitute(
             game,
             [substitute],
             "seat_substitute",
-            _("A moderator gave you seat %(seat)s of game #%(game)s.")
-            % {"seat": position + 1, "game": game.pk},
+            gettext_noop("A moderator gave you seat %(seat)s of game #%(game)s."),
+            {"seat": position + 1, "game": game.pk},
             key=f"moderation:{record.pk}",
         )
         # The reminders (and any leave) of the decision are now the substitute's.

@@ -32,6 +32,7 @@ from games.services.clocks import turn_clock_after_move, turn_clock_start
 from games.services.followups import auto_move_due, auto_move_settled
 from games.services.push.outbox import turn_push_owe
 from games.services.queueing import bot_move_queue_on_commit, task_queue_on_commit
+from games.wording import error_text, say
 
 logger = logging.getLogger(__name__)
 
@@ -143,8 +144,8 @@ def game_create(
     try:
         config = engine.apply_options(ruleset.config, options)
     except ConfigError as error:
-        for path, message in error.problems:
-            problems.setdefault("options", []).append(f"{path}: {message}")
+        for path, message in error.phrases:
+            problems.setdefault("options", []).append(f"{path}: {say(message)}")
         config = None
     if problems:
         first_field, first_messages = next(iter(problems.items()))
@@ -400,7 +401,7 @@ def _move_play(
         state = engine.from_json(game.state)
         new_state, events = engine.apply(state, seat.position, action)
     except IllegalAction as illegal:
-        raise _MoveRefused(str(illegal)) from None
+        raise _MoveRefused(error_text(illegal)) from None
     except Exception:
         # An engine should answer IllegalAction; if malformed input trips it up instead, the
         # member still gets an answer (and nothing changes), and the log gets the bug.
@@ -434,7 +435,8 @@ def _move_play(
         seat=seat.position,
         action=action,
         public_events=[e for e in events if "private_to" not in e],
-        private_events=[e for e in events if "private_to" in e],
+        # "at": where the event stood among all of them, so the log can put it back there.
+        private_events=[{**e, "at": i} for i, e in enumerate(events) if "private_to" in e],
         by_clock=by_clock,
     )
     for name, value in changes.items():

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from games.engines import EngineError, get_engine
 from games.models import Game, GameEvent
 from games.services.play import seed_hash
+from games.wording import error_text
 
 
 def game_replay_state(game: Game, events: list[GameEvent], step: int) -> dict[str, Any]:
@@ -45,7 +46,7 @@ def game_verify(game: Game, events: list[GameEvent]) -> Verification:
     try:
         state = game_replay_state(game, events, len(events))
     except EngineError as error:
-        return Verification(False, _("Replaying failed: %(error)s") % {"error": error})
+        return Verification(False, _("Replaying failed: %(error)s") % {"error": error_text(error)})
     if engine.to_json(state) != game.state:
         return Verification(False, _("Replaying the actions from the seed gives a different game."))
     return Verification(

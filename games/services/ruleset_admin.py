@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from games.engines import ConfigError, get_engine
 from games.models import Ruleset, RulesText
+from games.wording import config_problems
 
 
 class RulesetError(Exception):
@@ -126,7 +127,8 @@ def ruleset_publish(*, ruleset: Ruleset, user: AbstractBaseUser | None = None) -
         config = ruleset_config_validate(kind=ruleset.kind, config=ruleset.config)
     except ConfigError as error:
         raise RulesetError(
-            _("This draft's config is not valid any more: %(problems)s") % {"problems": error}
+            _("This draft's config is not valid any more: %(problems)s")
+            % {"problems": "; ".join(f"{path}: {text}" for path, text in config_problems(error))}
         ) from None
     now = timezone.now()
     updated = Ruleset.objects.filter(pk=ruleset.pk, status=Ruleset.Status.DRAFT).update(

@@ -16,9 +16,18 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.engines import get_engine
-from games.models import Ruleset
+from games.models import Ruleset, RulesText
+
+from . import rules_texts as texts
 
 logger = logging.getLogger(__name__)
+
+
+def pgettext_noop(context: str, message: str) -> str:
+    """Mark a message with a context for translation, as it is (Django has no such helper;
+    the club's makemessages knows this keyword)."""
+    return message
+
 
 NAPAD_RULES = """\
 **To jest napad!** (Nasza Księgarnia, 2021; after Michael Schacht's *Caramba!*), 2–4 players.
@@ -113,48 +122,64 @@ class DefaultRuleset:
     # Settings that differ from the engine's default config.
     overrides: dict[str, Any] = field(default_factory=dict)
     version: int = 1
+    # The same rules in other languages (games/services/rules_texts.py): parts to join.
+    translated_parts: tuple[dict[str, str], ...] = ()
 
 
 DEFAULT_RULESETS = (
     DefaultRuleset(
         kind="napad",
         slug="napad-designed-default",
-        name="To jest napad! (designed default cards)",
+        name=pgettext_noop("ruleset name", "To jest napad! (designed default cards)"),
         rules_text=NAPAD_RULES,
+        translated_parts=(texts.NAPAD_RULES,),
     ),
     DefaultRuleset(
         kind="napad",
         slug="napad-variant-a",
-        name="To jest napad! variant A: bullets (designed default cards)",
+        name=pgettext_noop(
+            "ruleset name", "To jest napad! variant A: bullets (designed default cards)"
+        ),
         rules_text=NAPAD_RULES + "\n" + NAPAD_VARIANT_A_RULES,
         overrides={"variant_a_bullets": True},
+        translated_parts=(texts.NAPAD_RULES, texts.NAPAD_VARIANT_A_RULES),
     ),
     DefaultRuleset(
         kind="napad",
         slug="napad-variant-b",
-        name="To jest napad! variant B: wagons of value 2 (designed default cards)",
+        name=pgettext_noop(
+            "ruleset name", "To jest napad! variant B: wagons of value 2 (designed default cards)"
+        ),
         rules_text=NAPAD_RULES + "\n" + NAPAD_VARIANT_B_RULES,
         overrides={"variant_b_twos": True},
+        translated_parts=(texts.NAPAD_RULES, texts.NAPAD_VARIANT_B_RULES),
     ),
     DefaultRuleset(
         kind="colt",
         slug="colt-express",
-        name="Colt Express",
+        name=pgettext_noop("ruleset name", "Colt Express"),
         rules_text=COLT_RULES + "\n" + COLT_ROUND_DECK_PUBLISHED,
+        translated_parts=(texts.COLT_RULES, texts.COLT_ROUND_DECK_PUBLISHED),
     ),
     DefaultRuleset(
         kind="colt",
         slug="colt-express-time-machine",
-        name="Colt Express + Time Machine",
+        name=pgettext_noop("ruleset name", "Colt Express + Time Machine"),
         rules_text=COLT_RULES + "\n" + COLT_ROUND_DECK_PUBLISHED + "\n" + COLT_TIME_MACHINE_RULES,
         overrides={"time_machine": True},
+        translated_parts=(
+            texts.COLT_RULES,
+            texts.COLT_ROUND_DECK_PUBLISHED,
+            texts.COLT_TIME_MACHINE_RULES,
+        ),
     ),
     DefaultRuleset(
         kind="colt",
         slug="colt-express-5-of-7",
-        name="Colt Express, “5 of 7” round deck",
+        name=pgettext_noop("ruleset name", "Colt Express, “5 of 7” round deck"),
         rules_text=COLT_RULES + "\n" + COLT_ROUND_DECK_GUIDE,
         overrides={"round_deck": "guide"},
+        translated_parts=(texts.COLT_RULES, texts.COLT_ROUND_DECK_GUIDE),
     ),
 )
 
@@ -195,4 +220,31 @@ def rulesets_install_defaults() -> list[Ruleset]:
             # Another process (the worker starting beside the web server) created it first.
             continue
         created.append(ruleset)
+    _default_rules_texts_install()
     return created
+
+
+def _default_rules_texts_install() -> None:
+    """The default rulesets' rules in Polish and Portuguese, where no text in that language
+    exists yet (an organiser's own translation is never replaced)."""
+    wanted = {(d.slug, d.version): d for d in DEFAULT_RULESETS if d.translated_parts}
+    rulesets = [
+        ruleset
+        for ruleset in Ruleset.objects.filter(slug__in={slug for slug, _v in wanted})
+        if (ruleset.slug, ruleset.version) in wanted
+    ]
+    have = set(RulesText.objects.filter(ruleset__in=rulesets).values_list("ruleset_id", "language"))
+    missing = [
+        RulesText(
+            ruleset=ruleset,
+            language=language,
+            text=texts.translated(
+                list(wanted[ruleset.slug, ruleset.version].translated_parts), language
+            ),
+        )
+        for ruleset in rulesets
+        for language in texts.LANGUAGES
+        if (ruleset.pk, language) not in have
+    ]
+    if missing:
+        RulesText.objects.bulk_create(missing, ignore_conflicts=True)

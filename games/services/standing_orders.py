@@ -325,7 +325,8 @@ def standing_orders_for(game: Game, position: int) -> list[dict[str, Any]]:
             {
                 "pile_index": index,
                 "card": entry["card"],
-                "card_label": entry["card_label"],
+                # The engine's English label (marked), in the player's language.
+                "card_label": _(entry["card_label"]) if entry["card_label"] else "",
                 "choices": choices,
                 "chosen": chosen,
             }

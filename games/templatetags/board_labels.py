@@ -1,6 +1,13 @@
 """Names and counts on the boards as template filters, in the page's language:
 ``{{ half.cargo|cargo_name }}``, ``{{ card|colt_card_name }}``, ``{{ card.id|napad_card_label }}``,
-``{{ half.bullets|bullets_count }}`` and the seats' counts.
+``{{ half.bullets|bullets_count }}`` and the seats' counts; the game terms the engines hand
+over as data — ``{{ seat.gang|gang_name }}``, ``{{ view.round_card.name|colt_round_card }}``,
+``{{ turn|colt_turn }}``, ``{{ seat.bot_kind|bot_name }}``,
+``{{ view.phase|phase_name:game.kind }}`` — and ``{{ text|translated }}`` for a message an
+engine marked (a round card's event).
+
+The terms are the engines' own (``games/engines/<game>/wording.py``, the rulebooks' words;
+``docs/glossary.md``), so the board and the log say the same word for the same thing.
 
 Filters rather than an ``{% include %}`` of a small template or a ``{% blocktranslate %}``: these
 texts are drawn inside loops over every card, half and seat, where an include costs a template
@@ -18,28 +25,47 @@ from django import template
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_noop, ngettext
+
+from games.engines.colt.data import CARD_LABELS, TURN_LABELS
+from games.engines.colt.wording import ROUND_CARD_NAMES
+from games.engines.napad.wording import CARGO_NAMES, GANG_NAMES
+from games.wording import bot_label, phase_label
 
 register = template.Library()
 
-CARGO_NAMES = {"gold": _("gold"), "dynamite": _("dynamite"), "money": _("money")}
-COLT_CARD_NAMES = {
-    "move": _("Move"),
-    "floor": _("Floor change"),
-    "fire": _("Fire"),
-    "rob": _("Robbery"),
-    "punch": _("Punch"),
-    "marshal": _("Marshal"),
-}
+COLT_CARD_NAMES = CARD_LABELS
 BULLET_CARD = "bullet:"
+BULLET_NAME = gettext_noop("Bullet")
+
+
+def _term(terms: dict[str, str], value: Any) -> Any:
+    name = terms.get(value) if isinstance(value, str) else None
+    return value if name is None else gettext(name)
 
 
 @register.filter
 def cargo_name(cargo: Any) -> Any:
     """A Napad cargo in words; anything else as it is."""
-    name = CARGO_NAMES.get(cargo) if isinstance(cargo, str) else None
-    return cargo if name is None else str(name)
+    return _term(CARGO_NAMES, cargo)
+
+
+@register.filter
+def gang_name(gang: Any) -> Any:
+    """A Napad gang in words ("Mexicans"); a gang an organiser named otherwise as it is."""
+    return _term(GANG_NAMES, gang)
+
+
+@register.filter
+def colt_round_card(name: Any) -> Any:
+    """A Colt Express round card's name ("Angry Marshal")."""
+    return _term(ROUND_CARD_NAMES, name)
+
+
+@register.filter
+def colt_turn(turn: Any) -> Any:
+    """A turn of a round card ("N", "T", "S", "R") in words."""
+    return _term(TURN_LABELS, turn)
 
 
 @register.filter
@@ -49,8 +75,26 @@ def colt_card_name(card: Any) -> Any:
         return card
     name = COLT_CARD_NAMES.get(card)
     if name is None and card.startswith(BULLET_CARD):
-        name = _("Bullet")
-    return card if name is None else str(name)
+        name = BULLET_NAME
+    return card if name is None else gettext(name)
+
+
+@register.filter
+def bot_name(kind: Any) -> Any:
+    """A bot kind in words ("heuristic")."""
+    return bot_label(kind)
+
+
+@register.filter
+def phase_name(phase: Any, game_kind: str | None = None) -> Any:
+    """A phase of the game ("It's a robbery!", "Stealin'", "pickpocket" → its event)."""
+    return phase_label(game_kind, phase)
+
+
+@register.filter
+def translated(text: Any) -> Any:
+    """A message an engine marked for translation (``gettext_noop``), in the page's language."""
+    return gettext(text) if isinstance(text, str) and text else text
 
 
 def _filled(text: str, **values: Any) -> SafeString:

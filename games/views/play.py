@@ -131,7 +131,11 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     game, access = _visible_game(request, game_id)
     everything = game.status == Game.Status.FINISHED
     entries = log_entries(
-        game_events(game), access.position, everything=everything, names=seat_names(game)
+        game_events(game),
+        access.position,
+        everything=everything,
+        names=seat_names(game),
+        kind=game.kind,
     )
     return render(
         request,
@@ -211,6 +215,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         seat_positions=seat_positions,
         finished=finished,
         engine_name=get_engine(game.kind).name,
-        log=log_entries(events[:step], position, everything=finished, names=context["names"])[-1:],
+        log=log_entries(
+            events[:step], position, everything=finished, names=context["names"], kind=game.kind
+        )[-1:],
     )
     return render(request, "games/game_replay.html", context)

@@ -8,9 +8,10 @@ from datetime import UTC, datetime, timedelta
 import time_machine
 from clockkit import play_first_legal, started_game, user_to_move
 
+from games.gamelog import event_text
 from games.models import DigestSent, GameEvent
+from games.rendering import seat_names
 from games.services.clocks import digests_send
-from games.services.notifications import text_render
 
 T0 = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 
@@ -55,7 +56,8 @@ def test_the_digest_lists_waiting_games_most_urgent_first(alice, bob, charlie, m
     assert "Since your last move:" in body
     last = GameEvent.objects.filter(game=urgent).order_by("-seq").first()
     event = last.public_events[-1]
-    assert text_render(event["text"], event["args"]) in body
+    # The log's own line: the member beside their gang ("Charlie (deserters) sends ...").
+    assert event_text(event, seat_names(urgent), kind=urgent.kind) in body
     assert sent >= 1
 
     # Once a day: a later sweep the same day sends nothing more to her.

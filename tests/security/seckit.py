@@ -34,6 +34,7 @@ from django.template.loader import render_to_string
 from games.engines import get_engine
 from games.gamelog import event_text, event_texts
 from games.models import Game, GameEvent
+from games.rendering import seat_names
 
 # Keys of a stored engine state that no view has (views say "hand", "hand_size", ...).
 STATE_ONLY_KEYS = ('"hands": [', '"decks": [', '"hideouts": [', '"round_deck": [', '"tm_loot": [')
@@ -106,15 +107,25 @@ def secrets_for(game: Game, viewer: int | None) -> Secrets:
 
 
 def _private_log_lines(game: Game, viewer: int | None, secrets: Secrets) -> None:
+    """Another seat's private line, as its seat reads it ("You draw ...") and as the others
+    read it once the game is over ("Bob draws ..."), with and without the members' names."""
     events = list(GameEvent.objects.filter(game=game).order_by("seq"))
-    allowed = {text for event in events for text in event_texts(event, viewer)}
+    names = seat_names(game)
+    allowed = {
+        text
+        for event in events
+        for who in (None, names)
+        for text in event_texts(event, viewer, names=who, kind=game.kind)
+    }
     for event in events:
         for private in event.private_events:
             if viewer in private.get("private_to", ()):
                 continue
-            text = event_text(private)
-            if text not in allowed:
-                secrets.add("another seat's private log line", text)
+            for who in (None, names):
+                for others in (False, True):
+                    text = event_text(private, who, kind=game.kind, others=others)
+                    if text not in allowed:
+                        secrets.add("another seat's private log line", text)
 
 
 def _napad_card_signature(card: dict) -> str:

@@ -98,7 +98,7 @@ async def test_a_move_reaches_the_other_player_with_their_own_view(alice, bob, c
     # Screen readers hear what happened: the move's log line goes to base.html's live region.
     assert '<div id="live-region" hx-swap-oob="innerHTML">' in pushed
     announced = pushed.split('id="live-region"')[1].split("</div>")[0]
-    assert "send card" in announced  # the first legal action is a play
+    assert " sends " in announced  # the first legal action is a play
     watched = await spectator_socket.receive_from()
     assert 'data-version="1"' in watched
     assert "Your hand" not in watched and 'name="action"' not in watched

@@ -224,7 +224,9 @@ def test_the_log_names_the_member_beside_their_gang(alice, bob):
     # The marker holder opens a round and may not pass: the first legal action is a play.
     assert action["type"] == "play"
     page = _client(alice).get(f"/games/{game.pk}/").content.decode()
-    assert f"{mover.player.display_name} ({gang}) send card" in page
+    # One member is one subject: "Bob (deserters) sends gold 5 (card gold 5 / dynamite 3)."
+    gang_name = {"mexicans": "Mexicans", "indians": "Indians"}.get(gang, gang)
+    assert f"{mover.player.display_name} ({gang_name}) sends " in page
 
 
 def test_the_game_page_shows_the_places_the_ratings_expect(alice, bob):
@@ -269,8 +271,10 @@ def test_the_log_shows_my_private_events_only(alice, bob):
         play_one(game, [alice, bob])
     alice_seat = game.seats.get(player__user=alice).position
     private = [e for ev in GameEvent.objects.filter(game=game) for e in ev.private_events]
-    mine = {escape(event_text(e)) for e in private if alice_seat in e["private_to"]}
-    theirs = {escape(event_text(e)) for e in private if alice_seat not in e["private_to"]}
+    mine = {escape(event_text(e, kind="napad")) for e in private if alice_seat in e["private_to"]}
+    theirs = {
+        escape(event_text(e, kind="napad")) for e in private if alice_seat not in e["private_to"]
+    }
     assert mine and theirs - mine
     page = _client(alice).get(f"/games/{game.pk}/log").content.decode()
     assert all(text in page for text in mine)

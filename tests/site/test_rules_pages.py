@@ -13,6 +13,7 @@ from playkit import napad_game, napad_ruleset
 
 from games.models import Ruleset, RulesText
 from games.services.ruleset_admin import ruleset_clone, ruleset_retire, ruleset_update_draft
+from games.services.rulesets import rulesets_install_defaults
 from games.views.rules import rules_markdown_html
 
 pytestmark = pytest.mark.django_db
@@ -112,6 +113,8 @@ def test_links_are_kept_safe(db):
 
 def test_the_page_follows_the_member_s_language_with_english_fallback(db):
     ruleset = napad_ruleset()
+    # The default rulesets come with Polish and Portuguese texts: start this one without.
+    RulesText.objects.filter(ruleset=ruleset).delete()
     RulesText.objects.create(ruleset=ruleset, language="pl", text="**Zasady** po polsku")
     polish = Client(HTTP_ACCEPT_LANGUAGE="pl").get(_detail_url(ruleset)).content.decode()
     assert "<strong>Zasady</strong> po polsku" in polish
@@ -138,3 +141,17 @@ def test_the_game_page_and_the_navigation_link_to_the_rules(alice, bob, alice_cl
     assert _detail_url(game.ruleset) in page
     lobby = alice_client.get(reverse("lobby")).content.decode()
     assert reverse("rules_index") in lobby
+
+
+def test_the_default_rulesets_come_with_their_rules_in_polish_and_portuguese(db):
+    ruleset = napad_ruleset()
+    polish = Client(HTTP_ACCEPT_LANGUAGE="pl").get(_detail_url(ruleset))
+    assert polish.context["text_language"] == "pl"
+    assert "Podział łupów" in polish.content.decode()
+    portuguese = Client(HTTP_ACCEPT_LANGUAGE="pt").get(_detail_url(ruleset))
+    assert portuguese.context["text_language"] == "pt"
+    assert "Divisão do saque" in portuguese.content.decode()
+    # Installing again never replaces a text an organiser corrected.
+    RulesText.objects.filter(ruleset=ruleset, language="pl").update(text="Poprawione")
+    rulesets_install_defaults()
+    assert RulesText.objects.get(ruleset=ruleset, language="pl").text == "Poprawione"

@@ -26,13 +26,15 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..base import Engine, IllegalAction
+from ..base import Engine, IllegalAction, phrase
 from ..base import gettext_noop as _
 from . import flow, schemin, scoring, view
 from .bots import BOTS
 from .config import default_config, validate_config
 from .data import CHARACTERS
+from .scoring import TIE_BREAK
 from .state import STATE_VERSION, State, clone, new_game
+from .wording import WORDING
 
 
 class ColtEngine(Engine):
@@ -42,6 +44,7 @@ class ColtEngine(Engine):
     max_players = 6
 
     bots = BOTS
+    wording = WORDING
 
     # --- ruleset ---------------------------------------------------------------------------
 
@@ -112,17 +115,17 @@ class ColtEngine(Engine):
 
     def apply(self, state: State, seat: Any, action: Any) -> tuple[State, list[dict]]:
         if state["phase"] == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(_("The game is over."))
         if (
             not isinstance(seat, int)
             or isinstance(seat, bool)
             or seat not in range(state["players"])
         ):
-            raise IllegalAction(f"There is no seat {seat!r} at this table.")
+            raise IllegalAction(_("There is no seat %(seat)s at this table."), seat=repr(seat))
         if seat not in flow.to_move(state):
-            raise IllegalAction("It is not your turn to act.")
+            raise IllegalAction(_("It is not your turn to act."))
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction('An action must be an object with a "type".')
+            raise IllegalAction(_('An action must be an object with a "type".'))
         if state["phase"] == "schemin":
             option = schemin.check_play(state, seat, action)
         else:
@@ -146,8 +149,17 @@ class ColtEngine(Engine):
 
     def result(self, state: State) -> dict[str, Any]:
         if state["phase"] != "over":
-            raise IllegalAction("The game is not over yet.")
+            raise IllegalAction(_("The game is not over yet."))
         return scoring.result(state)
+
+    def result_notes(self, state: State) -> list[dict[str, Any]]:
+        return [phrase(TIE_BREAK)]
+
+    def action_phrase(self, state: State, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        option = {key: value for key, value in action.items() if key != "label"}
+        if state["phase"] == "schemin":
+            return schemin.label_phrase(state, option)
+        return flow.choice_phrase(state, option)
 
     def seat_identity(self, state: State, seat: int) -> str:
         return state["characters"][seat]
@@ -159,7 +171,7 @@ class ColtEngine(Engine):
         Pickpocketing, taking the purse; for the Time Machine's hideout, the locomotive."""
         actions = self.legal_actions(state, seat)
         if not actions:
-            raise IllegalAction("This seat has nothing to do now.")
+            raise IllegalAction(_("This seat has nothing to do now."))
         return actions[0]
 
     def to_json(self, state: State) -> dict[str, Any]:

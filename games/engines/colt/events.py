@@ -33,11 +33,14 @@ from .state import (
     State,
     bandits_at,
     car_label,
+    car_name,
     event,
     give_neutral_bullets,
     marshal_rule,
     name,
+    place_at,
     place_label,
+    place_to,
     spot_loot,
     take_token,
 )
@@ -84,12 +87,14 @@ def _relocate(state: State, seat: int, car: int, level: str, events: list) -> No
     events.append(
         event(
             "bandit_moved",
-            _("%(name)s ends up on %(place)s."),
+            _("%(name)s ends up %(at_place)s."),
             name=name(state, seat),
             seat=seat,
             car=car,
             level=level,
             place=place_label(state, car, level),
+            car_name=car_name(state, car),
+            at_place=place_at(state, car, level),
         )
     )
 
@@ -101,9 +106,11 @@ def _angry_marshal(state: State, events: list) -> None:
         events.append(
             event(
                 "marshal_moved",
-                _("The marshal moves to %(place)s."),
+                _("The marshal moves %(to_place)s."),
                 car=state["marshal"],
                 place=car_label(state, state["marshal"]),
+                car_name=car_name(state, state["marshal"]),
+                to_place=place_to(state, state["marshal"], INSIDE),
             )
         )
         marshal_rule(state, events)
@@ -126,9 +133,11 @@ def _take_it_all(state: State, events: list) -> None:
     events.append(
         event(
             "strongbox_placed",
-            _("The second strongbox is put %(place)s."),
+            _("The second strongbox is put %(at_place)s."),
             car=state["marshal"],
             place=place_label(state, state["marshal"], INSIDE),
+            car_name=car_name(state, state["marshal"]),
+            at_place=place_at(state, state["marshal"], INSIDE),
         )
     )
 
@@ -195,7 +204,10 @@ def pickpocket_options() -> list[dict[str, Any]]:
 
 
 def pickpocket_label(option: dict[str, Any]) -> str:
-    return "Take a purse from here" if option["take"] else "Leave the purses"
+    return PICKPOCKET_LABELS[option["take"]]
+
+
+PICKPOCKET_LABELS = {True: _("Take a purse from here"), False: _("Leave the purses")}
 
 
 def apply_pickpocket(state: State, seat: int, take: bool, events: list) -> None:

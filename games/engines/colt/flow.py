@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import IllegalAction
+from ..base import IllegalAction, phrase
 from ..base import gettext_noop as _
 from . import events as round_events
 from . import schemin, stealin, timemachine
-from .data import ROUNDS
+from .data import CARD_LABELS, ROUNDS
 from .state import State, event
 
 
@@ -47,6 +47,19 @@ def choice_label(state: State, option: dict[str, Any]) -> str:
     return stealin.option_label(state, state["pending"]["seat"], option)
 
 
+def choice_phrase(state: State, option: dict[str, Any]) -> dict[str, Any]:
+    kind = option["type"]
+    if kind == "pickpocket":
+        return phrase(round_events.PICKPOCKET_LABELS[option["take"]])
+    if kind == "hide":
+        return timemachine.hide_phrase(state, option)
+    return stealin.option_phrase(state, state["pending"]["seat"], option)
+
+
+# What each pending choice is about, for "Now you must choose..." (the card or the event).
+_CHOICE_NAMES = {**CARD_LABELS, "pickpocket": _("Pickpocketing"), "hide": _("Time Machine")}
+
+
 def check_choice(state: State, action: dict[str, Any]) -> dict[str, Any]:
     wanted = {key: value for key, value in action.items() if key != "label"}
     options = choice_options(state)
@@ -56,8 +69,17 @@ def check_choice(state: State, action: dict[str, Any]) -> dict[str, Any]:
     expected = state["pending"]["kind"]
     expected_type = {"pickpocket": "pickpocket", "hide": "hide"}.get(expected, expected)
     if wanted.get("type") != expected_type:
-        raise IllegalAction(f"Now you must choose how your {expected} card resolves.")
-    raise IllegalAction(f"That {expected_type} choice is not possible now.")
+        if expected in CARD_LABELS:
+            raise IllegalAction(
+                _("Now you must choose how your %(card_label)s card resolves."),
+                card_label=CARD_LABELS[expected],
+            )
+        raise IllegalAction(
+            _("Now you must make your choice for %(card)s."), card=phrase(_CHOICE_NAMES[expected])
+        )
+    raise IllegalAction(
+        _("That choice for %(card)s is not possible now."), card=phrase(_CHOICE_NAMES[expected])
+    )
 
 
 def apply_choice(state: State, seat: int, option: dict[str, Any], events: list) -> None:

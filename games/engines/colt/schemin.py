@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import IllegalAction, rng_for, stable_shuffle
+from ..base import IllegalAction, phrase, plural_noop, rng_for, stable_shuffle
 from ..base import gettext_noop as _
 from .data import (
     ACTION_KINDS,
@@ -26,6 +26,7 @@ from .data import (
     round_turns,
 )
 from .state import State, event, name
+from .wording import card_english
 
 
 def current_turns(state: State) -> str:
@@ -50,6 +51,8 @@ def start_round(state: State, events: list) -> None:
     # One stream per round for every deck, shuffled in seat order (seeding an RNG costs more
     # than the shuffle itself).
     rng = rng_for(state["seed"], f"round-{round_index}-decks")
+    # The log tells the round first, then each bandit's hand.
+    deals: list[dict] = []
     for seat in range(state["players"]):
         cards = state["deck"][seat] + state["hand"][seat]
         stable_shuffle(cards, rng)
@@ -57,13 +60,13 @@ def start_round(state: State, events: list) -> None:
         # The top of a deck is the end of its list.
         state["hand"][seat] = cards[-count:]
         state["deck"][seat] = cards[:-count]
-        events.append(
+        deals.append(
             event(
                 "cards_drawn",
                 _("You draw %(cards)s."),
                 private_to=[seat],
                 seat=seat,
-                cards=", ".join(_card_label(card) for card in state["hand"][seat]),
+                cards=", ".join(map(card_english, state["hand"][seat])),
                 drawn=list(state["hand"][seat]),
             )
         )
@@ -87,10 +90,7 @@ def start_round(state: State, events: list) -> None:
             first_player=state["first_player"],
         )
     )
-
-
-def _card_label(card: str) -> str:
-    return "a bullet" if is_bullet(card) else CARD_LABELS[card]
+    events.extend(deals)
 
 
 def face_down_now(state: State) -> bool:
@@ -130,6 +130,13 @@ def label(state: State, option: dict[str, Any]) -> str:
     return _PLAY_LABELS[option["card"], option["face_down"]]
 
 
+def label_phrase(state: State, option: dict[str, Any]) -> dict[str, Any]:
+    if option["type"] == "draw":
+        return phrase(_("Draw cards"))
+    text = _("Play %(card_label)s face down") if option["face_down"] else _("Play %(card_label)s")
+    return phrase(text, card_label=CARD_LABELS[option["card"]])
+
+
 def forced_option(state: State) -> dict[str, Any] | None:
     """The only legal Schemin' action of the seat to move, if it has just one."""
     seat = state["queue"][0]
@@ -154,7 +161,7 @@ def apply_play(state: State, seat: int, option: dict[str, Any], events: list) ->
         events.append(
             event(
                 "draw",
-                _("%(name)s draws %(count)s cards."),
+                **plural_noop("%(name)s draws %(count)s card.", "%(name)s draws %(count)s cards."),
                 name=name(state, seat),
                 seat=seat,
                 count=count,
@@ -166,7 +173,7 @@ def apply_play(state: State, seat: int, option: dict[str, Any], events: list) ->
                 _("You draw %(cards)s."),
                 private_to=[seat],
                 seat=seat,
-                cards=", ".join(_card_label(card) for card in drawn),
+                cards=", ".join(map(card_english, drawn)),
                 drawn=drawn,
             )
         )
@@ -241,16 +248,18 @@ def check_play(state: State, seat: int, action: dict[str, Any]) -> dict[str, Any
         if option == wanted:
             return option
     if wanted.get("type") == "draw":
-        raise IllegalAction("Your deck is empty: you can't draw.")
+        raise IllegalAction(_("Your deck is empty: you can't draw."))
     if wanted.get("type") == "play":
         card = wanted.get("card")
         if isinstance(card, str) and card.startswith("bullet"):
-            raise IllegalAction("Bullet cards can't be played.")
+            raise IllegalAction(_("Bullet cards can't be played."))
         if card not in ACTION_KINDS:
-            raise IllegalAction(f"Unknown card {card!r}.")
+            raise IllegalAction(_("Unknown card %(card)s."), card=repr(card))
         if card not in state["hand"][seat]:
-            raise IllegalAction(f"You have no {CARD_LABELS[card]} card in your hand.")
-        raise IllegalAction(
-            "That card must be played face " + ("down." if face_down_now(state) else "up.")
-        )
-    raise IllegalAction("During Schemin' you may only play a card or draw.")
+            raise IllegalAction(
+                _("You have no %(card_label)s card in your hand."), card_label=CARD_LABELS[card]
+            )
+        if face_down_now(state):
+            raise IllegalAction(_("That card must be played face down."))
+        raise IllegalAction(_("That card must be played face up."))
+    raise IllegalAction(_("During Schemin' you may only play a card or draw."))

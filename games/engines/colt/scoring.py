@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import gettext_noop as _
 from .data import BULLETS_PER_BANDIT, GUNSLINGER_BONUS, LOOT_KINDS, token_kind, token_value
 from .state import State
 
-TIE_BREAK = "Richest wins; ties go to the bandit who received the fewest bullets; then shared."
+TIE_BREAK = _("Richest wins; ties go to the bandit who received the fewest bullets; then shared.")
 
 
 def loot_breakdown(tokens: list[str]) -> dict[str, dict[str, int]]:

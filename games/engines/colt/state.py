@@ -11,8 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..base import ConfigError, rng_for, stable_choice, stable_randbelow, stable_shuffle
+from ..base import (
+    ConfigError,
+    phrase,
+    rng_for,
+    seat_ref,
+    stable_choice,
+    stable_randbelow,
+    stable_shuffle,
+    with_terms,
+)
 from ..base import gettext_noop as _
+from . import wording
 from .config import validate_config
 from .data import (
     ACTION_CARDS,
@@ -69,24 +79,45 @@ def clone(state: State) -> State:
     return new
 
 
-def event(kind: str, text: str, private_to: Sequence[int] | None = None, **args: Any) -> dict:
-    """An event dict as the contract describes; ``private_to`` limits who may see it."""
+def event(
+    kind: str,
+    text: str,
+    private_to: Sequence[int] | None = None,
+    plural: str | None = None,
+    **args: Any,
+) -> dict:
+    """An event dict as the contract describes; ``private_to`` limits who may see it.
+
+    ``plural`` is the English plural of ``text`` (``args["count"]`` chooses); arguments that
+    are phrases or seat references go to the event's ``terms`` (``base.with_terms``)."""
     made: dict[str, Any] = {"type": kind, "text": text, "args": args}
+    if plural is not None:
+        made["plural"] = plural
     if private_to is not None:
         made["private_to"] = list(private_to)
-    return made
+    return with_terms(made)
 
 
 def _check_identities(identities: Sequence[str], players: int) -> list[str]:
     problems = []
     names = list(identities)
     if len(names) != players:
-        problems.append(("identities", f"must name one character per seat ({players})"))
+        problems.append(
+            (
+                "identities",
+                phrase(_("must name one character per seat (%(seats)s)"), seats=players),
+            )
+        )
     for index, name in enumerate(names):
         if name not in CHARACTERS:
-            problems.append((f"identities[{index}]", f"must be one of {', '.join(CHARACTERS)}"))
+            problems.append(
+                (
+                    f"identities[{index}]",
+                    phrase(_("must be one of %(names)s"), names=", ".join(CHARACTERS)),
+                )
+            )
     if len(set(names)) != len(names):
-        problems.append(("identities", "each character can be played by one seat only"))
+        problems.append(("identities", phrase(_("each character can be played by one seat only"))))
     if problems:
         raise ConfigError(problems)
     return names
@@ -102,9 +133,11 @@ def new_game(
     """Setup (spec §Setup) up to, not including, the first round's Schemin'."""
     config = validate_config(config)
     if not isinstance(players, int) or not 2 <= players <= 6:
-        raise ConfigError([("players", "Colt Express is for 2 to 6 players")])
+        raise ConfigError([("players", phrase(_("Colt Express is for 2 to 6 players")))])
     if first_player is not None and first_player not in range(players):
-        raise ConfigError([("first_player", f"must be a seat from 0 to {players - 1}")])
+        raise ConfigError(
+            [("first_player", phrase(_("must be a seat from 0 to %(last)s"), last=players - 1))]
+        )
 
     car_count = players if players > 2 else config["two_player_cars"]
     cars = stable_shuffle(list(CAR_NAMES), rng_for(seed, "train"))[:car_count]
@@ -183,6 +216,24 @@ def new_game(
 # --- places -------------------------------------------------------------------------------
 
 
+def car_name(state: State, car: int) -> str:
+    """The car's letter ("Locomotive" for car 0; "" for the Time Machine)."""
+    return state["cars"][car] if car >= 0 else ""
+
+
+def place_to(state: State, car: int, level: str) -> str:
+    """ "onto the roof of car E" (the site says it from the event's car, car_name, level)."""
+    return wording.place_to_english(car, car_name(state, car), level)
+
+
+def place_at(state: State, car: int, level: str) -> str:
+    return wording.place_at_english(car, car_name(state, car), level)
+
+
+def bandit_ref(state: State, seat: int) -> dict[str, Any]:
+    return seat_ref(seat, state["characters"][seat])
+
+
 def car_label(state: State, car: int) -> str:
     return "the locomotive" if car == 0 else f"car {state['cars'][car]}"
 
@@ -242,9 +293,10 @@ def give_neutral_bullets(state: State, seats: Sequence[int], events: list, why: 
         events.append(
             event(
                 "neutral_bullets_out",
-                _("No neutral bullets are left for %(names)s."),
+                _("No neutral bullets are left for %(bandits)s."),
                 names=", ".join(name(state, s) for s in seats),
                 seats=list(seats),
+                bandits=[bandit_ref(state, s) for s in seats],
             )
         )
         return
@@ -276,12 +328,14 @@ def marshal_rule(state: State, events: list) -> None:
         events.append(
             event(
                 "flee_marshal",
-                _("%(name)s flees the marshal to %(place)s."),
+                _("%(name)s flees the marshal %(to_place)s."),
                 name=name(state, seat),
                 seat=seat,
                 car=car,
                 level=ROOF,
                 place=place_label(state, car, ROOF),
+                car_name=car_name(state, car),
+                to_place=place_to(state, car, ROOF),
             )
         )
 
@@ -289,7 +343,10 @@ def marshal_rule(state: State, events: list) -> None:
 def put_bandit(
     state: State, seat: int, car: int, level: str, events: list, kind: str, text: str
 ) -> None:
-    """Place a bandit (moved, pushed, punched...), tell the table, apply the marshal rule."""
+    """Place a bandit (moved, pushed, punched...), tell the table, apply the marshal rule.
+
+    ``text`` may say ``%(to_place)s`` (onto the roof of car E) or ``%(at_place)s`` (on the
+    roof of car E)."""
     state["car"][seat] = car
     state["level"][seat] = level
     events.append(
@@ -301,6 +358,9 @@ def put_bandit(
             car=car,
             level=level,
             place=place_label(state, car, level),
+            car_name=car_name(state, car),
+            to_place=place_to(state, car, level),
+            at_place=place_at(state, car, level),
         )
     )
     if level == INSIDE and car == state["marshal"]:

@@ -24,7 +24,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import gettext_noop as _
-from . import timemachine
+from ..base import phrase
+from . import timemachine, wording
 from .data import (
     BELLE,
     CARD_LABELS,
@@ -51,13 +52,16 @@ from .data import (
 )
 from .state import (
     State,
+    bandit_ref,
     bandits_at,
     car_label,
+    car_name,
     event,
     kinds_in,
     marshal_rule,
     name,
     place_label,
+    place_to,
     put_bandit,
     spot_loot,
     take_token,
@@ -232,6 +236,57 @@ def option_label(state: State, seat: int, option: dict[str, Any]) -> str:
     raise ValueError(kind)
 
 
+def option_phrase(state: State, seat: int, option: dict[str, Any]) -> dict[str, Any]:
+    """``option_label`` as a phrase, for the site to say in the player's language."""
+    kind = option["type"]
+    if kind in ("move", "floor"):
+        to = option["to"]
+        text = _("Move %(to_place)s") if kind == "move" else _("Change floor %(to_place)s")
+        return phrase(text, to_place=wording.place_to(state["cars"], to["car"], to["level"]))
+    if kind == "fire":
+        target = option["target"]
+        return phrase(
+            _("Shoot %(target)s (seat %(number)s)"),
+            target=bandit_ref(state, target),
+            number=target + 1,
+        )
+    if kind == "rob":
+        return phrase(_("Take %(loot_label)s"), loot_label=LOOT_LABELS[option["loot"]])
+    if kind == "punch":
+        victim, loot = option["victim"], option["loot"]
+        to = step(state, state["car"][victim], state["level"][victim], option["direction"])
+        args = {
+            "victim": bandit_ref(state, victim),
+            "to_place": wording.place_to(state["cars"], *to),
+        }
+        if loot is None:
+            return phrase(
+                _("Punch %(victim)s, who has nothing to drop and goes %(to_place)s"), **args
+            )
+        args["loot_label"] = LOOT_LABELS[loot]
+        if "take" not in option:
+            return phrase(
+                _("Punch %(victim)s, who drops %(loot_label)s and goes %(to_place)s"), **args
+            )
+        if option["take"]:
+            text = _(
+                "Punch %(victim)s, who drops %(loot_label)s and goes %(to_place)s; "
+                "you take the purse"
+            )
+        else:
+            text = _(
+                "Punch %(victim)s, who drops %(loot_label)s and goes %(to_place)s; "
+                "the purse stays on the floor"
+            )
+        return phrase(text, **args)
+    if kind == "marshal":
+        to = state["marshal"] + (-1 if option["direction"] == TO_LOCOMOTIVE else 1)
+        return phrase(
+            _("Move the marshal %(to_place)s"), to_place=wording.place_to(state["cars"], to, INSIDE)
+        )
+    raise ValueError(kind)
+
+
 # --- resolution ---------------------------------------------------------------------------
 
 
@@ -285,19 +340,15 @@ def carry_out(state: State, seat: int, option: dict[str, Any], events: list) -> 
     if kind == "move":
         to = option["to"]
         put_bandit(
-            state, seat, to["car"], to["level"], events, "move", _("%(name)s moves to %(place)s.")
+            state, seat, to["car"], to["level"], events, "move", _("%(name)s moves %(to_place)s.")
         )
     elif kind == "floor":
         to = option["to"]
-        put_bandit(
-            state,
-            seat,
-            to["car"],
-            to["level"],
-            events,
-            "floor",
-            _("%(name)s changes floor to %(place)s."),
-        )
+        if to["level"] == ROOF:
+            text = _("%(name)s climbs %(to_place)s.")
+        else:
+            text = _("%(name)s climbs down %(to_place)s.")
+        put_bandit(state, seat, to["car"], to["level"], events, "floor", text)
     elif kind == "fire":
         _fire(state, seat, option["target"], events)
     elif kind == "rob":
@@ -309,9 +360,11 @@ def carry_out(state: State, seat: int, option: dict[str, Any], events: list) -> 
         events.append(
             event(
                 "marshal_moved",
-                _("The marshal moves to %(place)s."),
+                _("The marshal moves %(to_place)s."),
                 car=state["marshal"],
                 place=car_label(state, state["marshal"]),
+                car_name=car_name(state, state["marshal"]),
+                to_place=place_to(state, state["marshal"], INSIDE),
             )
         )
         marshal_rule(state, events)
@@ -355,7 +408,7 @@ def _django_push(state: State, seat: int, target: int, events: list) -> None:
             to = (TM_CAR, TIME_MACHINE)
         else:
             to = (car - 1, level)
-    put_bandit(state, target, *to, events, "pushed", _("%(name)s is pushed to %(place)s."))
+    put_bandit(state, target, *to, events, "pushed", _("%(name)s is pushed %(to_place)s."))
 
 
 def _rob(state: State, seat: int, kind: str, events: list) -> None:
@@ -427,4 +480,4 @@ def _punch(state: State, seat: int, option: dict[str, Any], events: list) -> Non
                 )
             )
     to = step(state, car, level, option["direction"])
-    put_bandit(state, victim, *to, events, "punched", _("%(name)s is knocked to %(place)s."))
+    put_bandit(state, victim, *to, events, "punched", _("%(name)s is knocked %(to_place)s."))

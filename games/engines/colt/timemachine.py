@@ -15,8 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import gettext_noop as _
+from ..base import phrase, plural_noop
 from .data import HIDDEN, INSIDE, ROOF, TIME_MACHINE, TIME_MACHINE_BONUS, TM_CAR, token_kind
-from .state import State, bandits_at, car_label, event, name, put_bandit
+from .state import State, bandits_at, car_label, car_name, event, name, put_bandit
+from .wording import under_car, under_english
 
 
 def moves_out() -> list[tuple[int, str]]:
@@ -65,6 +67,10 @@ def hide_label(state: State, option: dict[str, Any]) -> str:
     return f"Hide under {car_label(state, option['car'])}"
 
 
+def hide_phrase(state: State, option: dict[str, Any]) -> dict[str, Any]:
+    return phrase(_("Hide %(under)s"), under=under_car(state["cars"], option["car"]))
+
+
 def apply_hide(state: State, seat: int, car: int, events: list) -> None:
     state["car"][seat] = car
     state["level"][seat] = HIDDEN
@@ -80,11 +86,13 @@ def apply_hide(state: State, seat: int, car: int, events: list) -> None:
     events.append(
         event(
             "hideout",
-            _("You hide under %(place)s."),
+            _("You hide %(under)s."),
             private_to=[seat],
             seat=seat,
             car=car,
             place=car_label(state, car),
+            car_name=car_name(state, car),
+            under=under_english(car, car_name(state, car)),
         )
     )
 
@@ -100,7 +108,7 @@ def reveal_hider(state: State, events: list) -> None:
                 INSIDE,
                 events,
                 "reappears",
-                _("%(name)s reappears %(place)s."),
+                _("%(name)s reappears %(at_place)s."),
             )
 
 
@@ -116,7 +124,10 @@ def final_bonus(state: State, events: list) -> None:
     events.append(
         event(
             "time_machine_bonus",
-            _("%(name)s is alone in the Time Machine: $500 and %(count)s loot tokens."),
+            **plural_noop(
+                "%(name)s is alone in the Time Machine: $500 and %(count)s loot token.",
+                "%(name)s is alone in the Time Machine: $500 and %(count)s loot tokens.",
+            ),
             name=name(state, seat),
             seat=seat,
             count=len(kinds),

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..base import ConfigError
+from ..base import ConfigError, phrase
+from ..base import gettext_noop as _
 
 COLOURS = ("yellow", "red", "green")
 # Each wagon cargo belongs to one colour of gang-card halves.
@@ -103,24 +104,30 @@ class _Problems:
     """Collects (path, message) pairs so one ConfigError can name all of them."""
 
     def __init__(self) -> None:
-        self.items: list[tuple[str, str]] = []
+        self.items: list[tuple[str, dict[str, Any]]] = []
 
-    def add(self, path: str, message: str) -> None:
-        self.items.append((path, message))
+    def add(self, path: str, message: str, **args: Any) -> None:
+        """``message`` is marked English that ``args`` fill (the admin translates it)."""
+        self.items.append((path, phrase(message, **args)))
 
     def integer(self, path: str, value: Any, low: int, high: int) -> None:
         if not _is_int(value):
-            self.add(path, f"must be a whole number {low}..{high}")
+            self.add(path, _("must be a whole number %(low)s..%(high)s"), low=low, high=high)
         elif not low <= value <= high:
-            self.add(path, f"must be {low}..{high}")
+            self.add(path, _("must be %(low)s..%(high)s"), low=low, high=high)
 
 
 def _check_deck(problems: _Problems, path: str, deck: Any) -> None:
     if not isinstance(deck, list):
-        problems.add(path, f"must be a list of {CARDS_PER_GANG} cards")
+        problems.add(path, _("must be a list of %(count)s cards"), count=CARDS_PER_GANG)
         return
     if len(deck) != CARDS_PER_GANG:
-        problems.add(path, f"must have {CARDS_PER_GANG} cards, not {len(deck)}")
+        problems.add(
+            path,
+            _("must have %(count)s cards, not %(found)s"),
+            count=CARDS_PER_GANG,
+            found=len(deck),
+        )
     for index, card in enumerate(deck):
         _check_card(problems, f"{path}[{index}]", card)
 
@@ -128,44 +135,55 @@ def _check_deck(problems: _Problems, path: str, deck: Any) -> None:
 def _check_card(problems: _Problems, path: str, card: Any) -> None:
     if not isinstance(card, list) or len(card) != 2:
         problems.add(
-            path, "must be two halves [[colour, value, bullets], [colour, value, bullets]]"
+            path, _("must be two halves [[colour, value, bullets], [colour, value, bullets]]")
         )
         return
     colours = []
     for side, half in enumerate(card):
         half_path = f"{path}[{side}]"
         if not isinstance(half, list) or len(half) != 3:
-            problems.add(half_path, "must be [colour, value, bullets]")
+            problems.add(half_path, _("must be [colour, value, bullets]"))
             continue
         colour, value, bullets = half
         if colour not in COLOURS:
-            problems.add(f"{half_path}[0]", f"must be one of {', '.join(COLOURS)}")
+            problems.add(f"{half_path}[0]", _("must be one of %(names)s"), names=", ".join(COLOURS))
         else:
             colours.append(colour)
         problems.integer(f"{half_path}[1]", value, *CARD_VALUES)
         problems.integer(f"{half_path}[2]", bullets, *CARD_BULLETS)
     if len(colours) == 2 and colours[0] == colours[1]:
-        problems.add(path, f"both halves are {colours[0]}; a card's halves must differ in colour")
+        problems.add(
+            path,
+            _("both halves are %(colour)s; a card's halves must differ in colour"),
+            colour=colours[0],
+        )
 
 
 def _check_per_cargo(problems: _Problems, key: str, data: Any, low: int, high: int) -> None:
     if not isinstance(data, dict):
-        problems.add(key, f"must map each cargo ({', '.join(CARGOES)}) to a list")
+        problems.add(key, _("must map each cargo (%(names)s) to a list"), names=", ".join(CARGOES))
         return
     for cargo in data:
         if cargo not in CARGOES:
-            problems.add(f"{key}.{cargo}", f"is not a cargo (use {', '.join(CARGOES)})")
+            problems.add(
+                f"{key}.{cargo}", _("is not a cargo (use %(names)s)"), names=", ".join(CARGOES)
+            )
     for cargo in CARGOES:
         path = f"{key}.{cargo}"
         if cargo not in data:
-            problems.add(path, "is required")
+            problems.add(path, _("is required"))
             continue
         values = data[cargo]
         if not isinstance(values, list):
-            problems.add(path, f"must be a list of {WAGONS_PER_CARGO} numbers")
+            problems.add(path, _("must be a list of %(count)s numbers"), count=WAGONS_PER_CARGO)
             continue
         if len(values) != WAGONS_PER_CARGO:
-            problems.add(path, f"must have {WAGONS_PER_CARGO} wagons, not {len(values)}")
+            problems.add(
+                path,
+                _("must have %(count)s wagons, not %(found)s"),
+                count=WAGONS_PER_CARGO,
+                found=len(values),
+            )
         for index, value in enumerate(values):
             problems.integer(f"{path}[{index}]", value, low, high)
 
@@ -174,37 +192,42 @@ def validate_config(config: Any) -> dict[str, Any]:
     """Check a ruleset; raise ConfigError naming every problem, else return it normalised."""
     problems = _Problems()
     if not isinstance(config, dict):
-        raise ConfigError([("config", "must be an object of settings")])
+        raise ConfigError([("config", phrase(_("must be an object of settings")))])
 
     for key in config:
         if key not in _DEFAULT_CONFIG:
-            problems.add(str(key), "is not a setting of To jest napad!")
+            problems.add(str(key), _("is not a setting of To jest napad!"))
     for key in REQUIRED_KEYS:
         if key not in config:
-            problems.add(key, "is required")
+            problems.add(key, _("is required"))
 
     gangs = config.get("gangs")
     known_gangs: set[str] = set()
     if "gangs" in config:
         if not isinstance(gangs, list) or not all(isinstance(g, str) and g for g in gangs):
-            problems.add("gangs", "must be a list of gang names")
+            problems.add("gangs", _("must be a list of gang names"))
         else:
             known_gangs = set(gangs)
             if len(gangs) != GANGS_IN_BOX:
-                problems.add("gangs", f"must list {GANGS_IN_BOX} gangs, not {len(gangs)}")
+                problems.add(
+                    "gangs",
+                    _("must list %(count)s gangs, not %(found)s"),
+                    count=GANGS_IN_BOX,
+                    found=len(gangs),
+                )
             if len(known_gangs) != len(gangs):
-                problems.add("gangs", "must not repeat a gang")
+                problems.add("gangs", _("must not repeat a gang"))
 
     if "gang_cards" in config:
         _check_deck(problems, "gang_cards", config["gang_cards"])
 
     gang_decks = config.get("gang_decks", {})
     if not isinstance(gang_decks, dict):
-        problems.add("gang_decks", "must map gang names to their 15 cards")
+        problems.add("gang_decks", _("must map gang names to their 15 cards"))
     else:
         for gang, deck in gang_decks.items():
             if known_gangs and gang not in known_gangs:
-                problems.add(f"gang_decks.{gang}", "is not one of the gangs")
+                problems.add(f"gang_decks.{gang}", _("is not one of the gangs"))
             _check_deck(problems, f"gang_decks.{gang}", deck)
 
     if "wagons" in config:
@@ -217,9 +240,9 @@ def validate_config(config: Any) -> dict[str, Any]:
             problems.integer(key, config[key], low, high)
     for key in VARIANT_FLAGS:
         if key in config and not isinstance(config[key], bool):
-            problems.add(key, "must be true or false")
+            problems.add(key, _("must be true or false"))
     if "card_data_note" in config and not isinstance(config["card_data_note"], str):
-        problems.add("card_data_note", "must be text")
+        problems.add("card_data_note", _("must be text"))
 
     if problems.items:
         raise ConfigError(problems.items)

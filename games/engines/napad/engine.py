@@ -31,10 +31,13 @@ from ..base import (
     Event,
     IllegalAction,
     State,
+    phrase,
+    plural_noop,
     rng_for,
     stable_randbelow,
     stable_shuffle,
 )
+from ..base import gettext_noop as _
 from . import events as ev
 from . import scoring, views
 from .bots import BOTS
@@ -48,8 +51,9 @@ from .config import (
 )
 from .config import default_config as _default_config
 from .config import validate_config as _validate_config
+from .wording import WORDING
 
-PASS_LABEL = "Pass"  # noqa: S105 (a button label, not a password)
+PASS_LABEL = _("Pass")
 # The two play actions of every card of a deck, by id(deck). legal_actions is on every bot's
 # hot path. Each entry holds its deck, so the id cannot be reused while the entry lives.
 _PLAY_TABLES: dict[int, tuple[list[Any], list[tuple[dict[str, Any], dict[str, Any]]]]] = {}
@@ -59,21 +63,24 @@ _PLAY_KEYS = frozenset(("type", "card", "colour", "label"))
 _OPTIONS = (
     (
         "variant_a_bullets",
-        "Variant A: scoring with bullets",
-        "Each colour scores wagons × highest value; the most bullets of a colour adds 1 to "
-        "that highest value. Bullets come from the cards that captured and from the wagons.",
+        _("Variant A: scoring with bullets"),
+        _(
+            "Each colour scores wagons × highest value; the most bullets of a colour adds 1 to "
+            "that highest value. Bullets come from the cards that captured and from the wagons."
+        ),
     ),
     (
         "variant_b_twos",
-        "Variant B: bonus for wagons of value 2",
-        "Whoever captured the most wagons of value 2 scores 1 extra point for each of them.",
+        _("Variant B: bonus for wagons of value 2"),
+        _("Whoever captured the most wagons of value 2 scores 1 extra point for each of them."),
     ),
     (
         "public_captures",
-        "Captured wagons are public",
-        "Everyone sees the values of every captured wagon, as they all saw them on the train.",
+        _("Captured wagons are public"),
+        _("Everyone sees the values of every captured wagon, as they all saw them on the train."),
     ),
 )
+_SEND_PHRASE = _("Send %(cargo)s %(value)s (card %(card_text)s)")
 
 
 def _play_table(deck: list[list[list[Any]]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -84,12 +91,13 @@ def _play_table(deck: list[list[list[Any]]]) -> list[tuple[dict[str, Any], dict[
             _PLAY_TABLES.clear()
         table = []
         for card, halves in enumerate(deck):
+            printed = " / ".join(f"{CARGO_OF_COLOUR[c]} {v}" for c, v, _bullets in halves)
             first, second = (
                 {
                     "type": "play",
                     "card": card,
                     "colour": colour,
-                    "label": f"Send card {card} with {colour} {value} up",
+                    "label": f"Send {CARGO_OF_COLOUR[colour]} {value} (card {printed})",
                 }
                 for colour, value, _bullets in halves
             )
@@ -114,6 +122,7 @@ class NapadEngine(Engine):
     min_players = 2
     max_players = 4
     bots = BOTS
+    wording = WORDING
     # (the config object last set up from, a snapshot of it, its validated form)
     _last_config: tuple[Any, Any, dict[str, Any]] | None = None
 
@@ -167,22 +176,51 @@ class NapadEngine(Engine):
         config = self._validated(config)
         problems = []
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise ConfigError([("players", f"must be {self.min_players}..{self.max_players}")])
+            raise ConfigError(
+                [
+                    (
+                        "players",
+                        phrase(
+                            _("must be %(low)s..%(high)s"),
+                            low=self.min_players,
+                            high=self.max_players,
+                        ),
+                    )
+                ]
+            )
         if first_player is not None and (
             not isinstance(first_player, int) or not 0 <= first_player < players
         ):
-            problems.append(("first_player", f"must be a seat 0..{players - 1}"))
+            problems.append(
+                ("first_player", phrase(_("must be a seat 0..%(last)s"), last=players - 1))
+            )
         if identities is None:
             gangs = stable_shuffle(list(config["gangs"]), rng_for(seed, "gangs"))[:players]
         else:
             gangs = list(identities)
             if len(gangs) != players:
-                problems.append(("identities", f"must name {players} gangs, one per seat"))
+                problems.append(
+                    (
+                        "identities",
+                        phrase(
+                            **plural_noop(
+                                "must name %(count)s gang, one per seat",
+                                "must name %(count)s gangs, one per seat",
+                            ),
+                            count=players,
+                        ),
+                    )
+                )
             unknown = [gang for gang in gangs if gang not in config["gangs"]]
             if unknown:
-                problems.append(("identities", f"unknown gang(s): {', '.join(map(str, unknown))}"))
+                problems.append(
+                    (
+                        "identities",
+                        phrase(_("unknown gangs: %(names)s"), names=", ".join(map(str, unknown))),
+                    )
+                )
             if len(set(gangs)) != len(gangs):
-                problems.append(("identities", "two seats cannot play the same gang"))
+                problems.append(("identities", phrase(_("two seats cannot play the same gang"))))
         if problems:
             raise ConfigError(problems)
         if first_player is None:
@@ -265,7 +303,7 @@ class NapadEngine(Engine):
         """Pass; where passing is not allowed, play the lowest half in hand."""
         actions = self.legal_actions(state, seat)
         if not actions:
-            raise IllegalAction(f"Seat {seat} is not to move.")
+            raise IllegalAction(_("Seat %(seat)s is not to move."), seat=seat)
         if actions[-1]["type"] == "pass":
             return actions[-1]
         deck = state["decks"][seat]
@@ -280,10 +318,14 @@ class NapadEngine(Engine):
         turn = state["turn"]
         if seat != turn or turn is None:
             if turn is None:
-                raise IllegalAction("The game is over; no more actions.")
-            raise IllegalAction(f"It is not seat {seat}'s turn; seat {turn} is to move.")
+                raise IllegalAction(_("The game is over; no more actions."))
+            raise IllegalAction(
+                _("It is not seat %(seat)s's turn; seat %(turn)s is to move."),
+                seat=seat,
+                turn=turn,
+            )
         if not isinstance(action, dict):
-            raise IllegalAction('An action must be an object like {"type": "pass"}.')
+            raise IllegalAction(_('An action must be an object like {"type": "pass"}.'))
         kind = action.get("type")
         if kind == "play":
             return self._play(state, seat, action)
@@ -291,11 +333,12 @@ class NapadEngine(Engine):
             if not _PASS_KEYS.issuperset(action):
                 extra = set(action) - _PASS_KEYS
                 raise IllegalAction(
-                    f"A pass takes no other fields (got {', '.join(sorted(map(str, extra)))})."
+                    _("A pass takes no other fields (got %(fields)s)."),
+                    fields=", ".join(sorted(map(str, extra))),
                 )
             if not self._may_pass(state, seat):
                 raise IllegalAction(
-                    "The starting player may not pass on their first turn: send a gang member."
+                    _("The starting player may not pass on their first turn: send a gang member.")
                 )
             new = dict(state)
             passed = state["passed"][:]
@@ -304,20 +347,23 @@ class NapadEngine(Engine):
             events = [ev.passed(seat, state["gangs"][seat], automatic=False)]
             self._advance(new, seat, events)
             return new, events
-        raise IllegalAction(f'Unknown action type {kind!r}: use "play" or "pass".')
+        raise IllegalAction(
+            _('Unknown action type %(kind)s: use "play" or "pass".'), kind=repr(kind)
+        )
 
     def _play(self, state: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
         if not _PLAY_KEYS.issuperset(action):
             extra = set(action) - _PLAY_KEYS
             raise IllegalAction(
-                f"A play takes card and colour only (got {', '.join(sorted(map(str, extra)))})."
+                _("A play takes card and colour only (got %(fields)s)."),
+                fields=", ".join(sorted(map(str, extra))),
             )
         card = action.get("card")
         colour = action.get("colour")
         hand = state["hands"][seat]
         # type() rather than isinstance(): True == 1 must not pass for card 1.
         if type(card) is not int or card not in hand:
-            raise IllegalAction(f"Card {card!r} is not in your hand.")
+            raise IllegalAction(_("Card %(card)s is not in your hand."), card=repr(card))
         first, second = state["decks"][seat][card]
         if first[0] == colour:
             half = first
@@ -325,7 +371,14 @@ class NapadEngine(Engine):
             half = second
         else:
             raise IllegalAction(
-                f"Card {card} can be sent {first[0]} or {second[0]} side up, not {colour!r}."
+                _(
+                    "Card %(card)s can be sent %(cargo)s or %(other_cargo)s side up, "
+                    "not %(colour)s."
+                ),
+                card=card,
+                cargo=CARGO_OF_COLOUR[first[0]],
+                other_cargo=CARGO_OF_COLOUR[second[0]],
+                colour=repr(colour),
             )
         new = dict(state)
         hands = state["hands"][:]
@@ -338,7 +391,8 @@ class NapadEngine(Engine):
         new["played"] = played
         if seat == state["marker"]:
             new["marker_must_play"] = False
-        events = [ev.card_played(seat, state["gangs"][seat], card, colour, half[1], half[2])]
+        other = second if half is first else first
+        events = [ev.card_played(seat, state["gangs"][seat], card, colour, half[1], half[2], other)]
         self._advance(new, seat, events)
         return new, events
 
@@ -504,8 +558,22 @@ class NapadEngine(Engine):
 
     def result(self, state: State) -> dict[str, Any]:
         if state["phase"] != "over":
-            raise IllegalAction("The game is not over yet.")
+            raise IllegalAction(_("The game is not over yet."))
         return scoring.ranking(state)
+
+    def result_notes(self, state: State) -> list[dict[str, Any]]:
+        if state["phase"] != "over":
+            raise IllegalAction(_("The game is not over yet."))
+        return scoring.tie_break_phrases(state)
+
+    def action_phrase(self, state: State, seat: int, action: Action) -> dict[str, Any]:
+        if action.get("type") == "play":
+            card = views.card_public(state["decks"][seat], action["card"])
+            up = next(h for h in card["halves"] if h["colour"] == action["colour"])
+            return phrase(
+                _SEND_PHRASE, cargo=up["cargo"], value=up["value"], card_text=ev.card_phrase(card)
+            )
+        return phrase(PASS_LABEL)
 
     def seat_identity(self, state: State, seat: int) -> str:
         return state["gangs"][seat]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import english, phrase, seat_ref
+from ..base import gettext_noop as _
 from .config import CARGO_OF_COLOUR, COLOURS
 
 State = dict[str, Any]
@@ -91,8 +93,54 @@ def breakdowns(state: State) -> list[dict[str, Any]]:
     return per_seat
 
 
-def _seats_text(seats: list[int], gangs: list[str]) -> str:
-    return " and ".join(f"seat {seat} ({gangs[seat]})" for seat in seats)
+def _tie_phrases(
+    state: State, order: list[int], scores: list[int], hands: list[int]
+) -> list[dict[str, Any]]:
+    """How each tie on points was settled, as phrases (the end screen says them)."""
+    notes = []
+    gangs = state["gangs"]
+    for score in sorted(set(scores), reverse=True):
+        tied = [seat for seat in order if scores[seat] == score]
+        if len(tied) < 2:
+            continue
+        seats = [seat_ref(seat, gangs[seat]) for seat in tied]
+        if len({hands[seat] for seat in tied}) == 1:
+            notes.append(
+                phrase(
+                    _(
+                        "%(seats)s tie with a score of %(score)s and as many cards in hand "
+                        "(%(cards)s): they share the place."
+                    ),
+                    seats=seats,
+                    score=score,
+                    cards=hands[tied[0]],
+                )
+            )
+        else:
+            notes.append(
+                phrase(
+                    _(
+                        "%(seats)s tie with a score of %(score)s; the cards left in hand "
+                        "(%(counts)s) decide, and equal counts share the place."
+                    ),
+                    seats=seats,
+                    score=score,
+                    counts=", ".join(str(hands[seat]) for seat in tied),
+                )
+            )
+    return notes or [phrase(_("No ties on points."))]
+
+
+def _order(scores: list[int], hands: list[int]) -> list[int]:
+    # Highest score first; a tie on score goes to more cards in hand; after that it is shared.
+    return sorted(range(len(scores)), key=lambda seat: (-scores[seat], -hands[seat], seat))
+
+
+def tie_break_phrases(state: State) -> list[dict[str, Any]]:
+    per_seat = breakdowns(state)
+    scores = [entry["total"] for entry in per_seat]
+    hands = [entry["cards_in_hand"] for entry in per_seat]
+    return _tie_phrases(state, _order(scores, hands), scores, hands)
 
 
 def ranking(state: State) -> dict[str, Any]:
@@ -100,8 +148,7 @@ def ranking(state: State) -> dict[str, Any]:
     per_seat = breakdowns(state)
     scores = [entry["total"] for entry in per_seat]
     hands = [entry["cards_in_hand"] for entry in per_seat]
-    # Highest score first; a tie on score goes to more cards in hand; after that it is shared.
-    order = sorted(range(len(scores)), key=lambda seat: (-scores[seat], -hands[seat], seat))
+    order = _order(scores, hands)
     rows = []
     place = 0
     previous_key = None
@@ -113,27 +160,10 @@ def ranking(state: State) -> dict[str, Any]:
         rows.append(
             {"seat": seat, "place": place, "score": scores[seat], "cards_in_hand": hands[seat]}
         )
-
-    notes = []
-    gangs = state["gangs"]
-    for score in sorted(set(scores), reverse=True):
-        tied = [seat for seat in order if scores[seat] == score]
-        if len(tied) < 2:
-            continue
-        hand_counts = ", ".join(f"{hands[seat]}" for seat in tied)
-        if len({hands[seat] for seat in tied}) == 1:
-            notes.append(
-                f"{_seats_text(tied, gangs)} tied on {score} points and {hands[tied[0]]} cards "
-                "in hand: they share the place."
-            )
-        else:
-            notes.append(
-                f"{_seats_text(tied, gangs)} tied on {score} points; cards left in hand "
-                f"({hand_counts}) decide, and equal counts share the place."
-            )
+    notes = _tie_phrases(state, order, scores, hands)
     return {
         "ranking": rows,
         "scores": scores,
         "breakdown": per_seat,
-        "tie_break": " ".join(notes) if notes else "No ties on points.",
+        "tie_break": " ".join(english(note) for note in notes),
     }

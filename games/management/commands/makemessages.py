@@ -6,6 +6,9 @@
 - The ``POT-Creation-Date`` header is kept when nothing else in a catalogue changed, so
   ``manage.py makemessages -a`` on an up-to-date tree leaves the files byte for byte as they
   were (``.ci/run`` checks that).
+- ``pgettext_noop(context, message)`` marks a message with a context without translating it
+  (the default rulesets' names, stored in English and said in the reader's language), and
+  ``plural_noop(singular, plural)`` a message with its plural (``games.engines.base``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,12 @@ _POT_DATE = re.compile(r'^"POT-Creation-Date: [^"]*"\n', re.MULTILINE)
 
 
 class Command(makemessages.Command):
+    xgettext_options = [
+        *makemessages.Command.xgettext_options,
+        "--keyword=pgettext_noop:1c,2",
+        "--keyword=plural_noop:1,2",
+    ]
+
     def handle(self, *args, **options):
         options["add_location"] = options.get("add_location") or "file"
         options["no_obsolete"] = True

@@ -20,9 +20,11 @@ from django.db.models import Max
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from games.gamelog import log_entries
 from games.models import DigestSent, Game, GameEvent, Player, Seat
+from games.rendering import seat_names
 
-from ..notifications import game_url, text_render
+from ..notifications import game_url
 from .leave import player_on_leave
 from .reminders import site_url, time_left_text
 
@@ -58,9 +60,13 @@ def digest_entries(player: Player, now: datetime) -> list[dict]:
             or 0
         )
         since = GameEvent.objects.filter(game=game, seq__gt=last_own).order_by("-seq")
-        texts: list[str] = []
-        for event in reversed(list(since[:DIGEST_EVENTS_PER_GAME])):
-            texts.extend(text_render(e.get("text", ""), e.get("args")) for e in event.public_events)
+        recent = list(reversed(list(since[:DIGEST_EVENTS_PER_GAME])))
+        # The log's own lines (members' names, game terms, plurals), as the member reads them.
+        texts = [
+            line["text"]
+            for entry in log_entries(recent, seat.position, names=seat_names(game), kind=game.kind)
+            for line in entry["lines"]
+        ]
         entries.append(
             {
                 "game": game,

@@ -26,9 +26,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_noop
 
 from games.models import Player, ReminderSent, TurnClock
+from games.wording import time_left_words
 
 from ..notifications import game_url, notification_send
 from ..presence import is_present
@@ -141,7 +142,8 @@ def _reminder_claim_and_send(
         email_due=sending and email,
     )
     text = gettext_noop("Your turn in game #%(game)s: %(left)s left.")
-    args = {"game": game.pk, "left": _time_left_for(player, game.deadline - now)}
+    # Said in the member's language whenever the bell (or the push) is read.
+    args = {"game": game.pk, "left": {"duration": (game.deadline - now).total_seconds()}}
     key = f"reminder:{game.pk}:{game.version}:{position}:{step}"
     if sending and site:
         notification_send(
@@ -152,24 +154,9 @@ def _reminder_claim_and_send(
     return ledger
 
 
-def _time_left_for(player, left: timedelta) -> str:
-    with translation.override(player.language or "en"):
-        return time_left_text(left)
-
-
 def time_left_text(left: timedelta) -> str:
     """How long is left, in words of the active language ("2 hours", "3 days 4 hours")."""
-    minutes = max(1, int(left.total_seconds() // 60))
-    if minutes < 120:
-        return ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}
-    hours = minutes // 60
-    if hours < 48:
-        return ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours}
-    days = ngettext("%(n)s day", "%(n)s days", hours // 24) % {"n": hours // 24}
-    rest = hours % 24
-    if not rest:
-        return days
-    return f"{days} {ngettext('%(n)s hour', '%(n)s hours', rest) % {'n': rest}}"
+    return time_left_words(left.total_seconds())
 
 
 def reminder_email_send(ledger_id: int) -> bool:

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games.engines import get_engine
+from games.engines.base import plural_noop
 from games.models import Game, GameEvent, Seat, StandingOrder
 
 from ..followups import bot_move_owed
@@ -71,15 +72,18 @@ def seat_hand_to_bot(*, game: Game, seat: Seat, reason: str = "timeouts") -> Non
         return
     seat.bot_kind, seat.replaced_by_bot = bot_kind, True
     name = seat.player.display_name if seat.player else str(seat.position + 1)
+    plural = None
     if reason == "timeouts":
-        text = gettext_noop(
+        text, plural = plural_noop(
+            "%(name)s missed %(count)s turn in a row: a bot plays their seat for the rest of "
+            "the game.",
             "%(name)s missed %(count)s turns in a row: a bot plays their seat for the rest of "
-            "the game."
-        )
+            "the game.",
+        ).values()
     else:
         text = gettext_noop("A bot plays %(name)s's seat for the rest of the game.")
     args = {"name": name, "count": seat.consecutive_timeouts}
-    table_notice_post(game=game, kind="seat_to_bot", text=text, args=args)
+    table_notice_post(game=game, kind="seat_to_bot", text=text, args=args, plural=plural)
     members = Seat.objects.filter(game=game, player__isnull=False).select_related("player")
     for other in members:
         notification_send(
@@ -88,6 +92,7 @@ def seat_hand_to_bot(*, game: Game, seat: Seat, reason: str = "timeouts") -> Non
             kind="seat_to_bot",
             text=text,
             args=args,
+            plural=plural,
             key=f"seat_to_bot:{game.pk}:{seat.position}",
         )
     if seat.position in (game.to_move or []):

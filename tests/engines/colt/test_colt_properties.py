@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engines import IllegalAction
+from games.engines.base import english
 from games.engines.colt.data import ROUND_CARDS, STATION_CARDS
 from games.engines.colt.engine import ENGINE
 from games.engines.colt.view import revealed_cards
@@ -39,8 +40,14 @@ def _config(tm, round_deck, two_player_cars=2):
 
 def _check_events(events, players):
     for event in events:
-        assert set(event) <= {"type", "text", "args", "private_to"}
+        assert set(event) <= {"type", "text", "args", "private_to", "plural", "terms"}
         assert event["text"] % event["args"] or not event["text"]
+        if "plural" in event:
+            assert isinstance(event["args"]["count"], int)
+            assert event["plural"] % event["args"]
+        # Word-made arguments keep their English in args; the terms say the same in phrases.
+        for key, value in event.get("terms", {}).items():
+            assert event["args"][key] == english(value)
         json.dumps(event)
         if "private_to" in event:
             assert all(seat in range(players) for seat in event["private_to"])

@@ -189,6 +189,9 @@ def test_play_sends_a_card_with_the_chosen_half_up(engine, napad):
         "colour": "green",
         "value": 7,
         "bullets": 0,
+        # The card as printed, for the log: the half sent, then the one facing down.
+        "other_colour": "red",
+        "other_value": 2,
     }
     assert engine.view(state, 1)["seats"][0]["totals"] == {"yellow": 0, "red": 0, "green": 7}
 
@@ -198,8 +201,18 @@ def test_legal_actions_offer_both_halves_of_each_card_and_pass(engine, napad):
     state, _ = napad.play(engine, state, 0, napad.Y4_R4, "red")
     actions = engine.legal_actions(state, 1)
     assert actions == [
-        {"type": "play", "card": 10, "colour": "green", "label": "Send card 10 with green 2 up"},
-        {"type": "play", "card": 10, "colour": "yellow", "label": "Send card 10 with yellow 7 up"},
+        {
+            "type": "play",
+            "card": 10,
+            "colour": "green",
+            "label": "Send money 2 (card money 2 / gold 7)",
+        },
+        {
+            "type": "play",
+            "card": 10,
+            "colour": "yellow",
+            "label": "Send gold 7 (card money 2 / gold 7)",
+        },
         {"type": "pass", "label": "Pass"},
     ]
     assert engine.legal_actions(state, 0) == []

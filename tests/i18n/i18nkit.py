@@ -1,0 +1,372 @@
+"""Helpers for the translated-pages test: what a person reads on a page, the English that must
+not be there, and games at the moments worth looking at.
+
+``visible_texts(html)`` is every text node a person reads (plus the attributes a screen reader
+says: ``title``, ``aria-label``, ``alt``, ``placeholder``), skipping scripts, styles, code
+(seeds and hashes) and anything marked with another ``lang``. ``english_leftovers`` finds, in
+those texts, an English message of the catalogue whose translation differs (a string that was
+never translated where it is shown), or an English game term (a card, cargo, gang, round card,
+event, bot kind, place on the train) — what the catalogues' statistics never see: a term passed
+as an argument and shown as it is.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import re
+import sys
+from dataclasses import dataclass, field
+from datetime import timedelta
+from html.parser import HTMLParser
+from pathlib import Path
+
+from django.conf import settings
+from django.test import Client
+
+from games.engines import get_engine
+from games.models import Game, Ruleset, Seat
+from games.services.accounts import user_sign_up
+from games.services.play import game_create, game_start, move_play_for_seat, seat_join
+from games.services.rulesets import rulesets_install_defaults
+
+# The Colt position helpers of the engine tests (a table with bandits and loot where we want).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engines" / "colt"))
+import colt_positions  # noqa: E402
+
+LOCALE_DIR = Path(settings.BASE_DIR) / "games" / "locale"
+LANGUAGES = ("pl", "pt")
+
+
+def member(username: str, display_name: str):
+    return user_sign_up(
+        username=username,
+        email=f"{username}@example.org",
+        password="train-robbery-42",  # noqa: S106 (a test password)
+        display_name=display_name,
+    )
+
+
+def reader(user, language: str) -> Client:
+    """A logged-in client whose member reads ``language`` (profile and cookie, as after a
+    log-in)."""
+    user.player.language = language
+    user.player.save(update_fields=["language"])
+    client = Client()
+    client.force_login(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    return client
+
+
+# English game terms no Polish or Portuguese page may show. Word-bounded, case-insensitive.
+# Words that read the same in a translation ("Normal", "Colt Express", the bandits' names) are
+# not here; the catalogue check catches a whole untranslated label anyway.
+GAME_TERMS = (
+    # Colt Express: cards, phases, turns, round cards and stations, loot, the train
+    "Floor change",
+    "Robbery",
+    "Punch",
+    "Marshal",
+    "Bullet",
+    "bullets",
+    "Schemin",
+    "Stealin",
+    "Speeding-up",
+    "Switching",
+    "Tunnel",
+    "Tunnels",
+    "Angry Marshal",
+    "Swivel Arm",
+    "Braking",
+    "Take It All",
+    "Passengers",
+    "Speed-up",
+    "Pickpocketing",
+    "Hostage-Taking",
+    "Conductor",
+    "purse",
+    "purses",
+    "jewel",
+    "jewels",
+    "strongbox",
+    "strongboxes",
+    "caboose",
+    "locomotive",
+    "roof",
+    "Time Machine",
+    "Gunslinger",
+    "loot",
+    # To jest napad!: gangs, cargo, colours, the table
+    "cowboys",
+    "Mexicans",
+    "deserters",
+    "Indians",
+    "gold",
+    "dynamite",
+    "money",
+    "yellow",
+    "green",
+    "wagon",
+    "wagons",
+    "hideout",
+    "treasury",
+    "reinforcements",
+    "robbery",
+    "starting player",
+    # bots
+    "heuristic",
+    "random",
+    "Bot (",
+)
+_TERMS = re.compile(
+    r"(?<![\w-])(" + "|".join(re.escape(term) for term in GAME_TERMS) + r")(?![\w-])",
+    re.IGNORECASE,
+)
+_SPACE = re.compile(r"\s+")
+_SAID_ATTRIBUTES = ("title", "aria-label", "alt", "placeholder")
+_SKIPPED = {"script", "style", "code", "template", "noscript"}
+_VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr",
+    "use",
+    "path",
+    "circle",
+    "rect",
+}
+
+
+class _Texts(HTMLParser):
+    def __init__(self, language: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.language = language
+        self.stack: list[tuple[str, bool]] = []  # (tag, skipped)
+        self.texts: list[str] = []
+
+    def _skipping(self) -> bool:
+        return any(skipped for _tag, skipped in self.stack)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        lang = attrs.get("lang")
+        skipped = tag in _SKIPPED or (lang is not None and lang.split("-")[0] != self.language)
+        if not skipped and not self._skipping():
+            for name in _SAID_ATTRIBUTES:
+                if attrs.get(name):
+                    self.texts.append(_squash(attrs[name]))
+            if tag == "input" and attrs.get("type") in ("submit", "button") and attrs.get("value"):
+                self.texts.append(_squash(attrs["value"]))
+        if tag not in _VOID:
+            self.stack.append((tag, skipped))
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in _VOID and self.stack and self.stack[-1][0] == tag:
+            self.stack.pop()
+
+    def handle_endtag(self, tag):
+        for index in range(len(self.stack) - 1, -1, -1):
+            if self.stack[index][0] == tag:
+                del self.stack[index:]
+                return
+
+    def handle_data(self, data):
+        if not self._skipping():
+            text = _squash(data)
+            if text:
+                self.texts.append(text)
+
+
+def _squash(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def visible_texts(html: str, language: str) -> list[str]:
+    parser = _Texts(language)
+    parser.feed(html)
+    parser.close()
+    return parser.texts
+
+
+def plain_texts(body: str) -> list[str]:
+    """An email's lines (plain text)."""
+    return [_squash(line) for line in body.splitlines() if line.strip()]
+
+
+# --- the catalogue ----------------------------------------------------------------------------
+
+
+def _po_entries(path: Path) -> list[dict]:
+    """msgctxt / msgid / msgid_plural / msgstr[n] of a .po file (no fuzzy entries are left)."""
+    entries, entry, key = [], {}, None
+    for raw in path.read_text().splitlines() + [""]:
+        line = raw.strip()
+        if not line:
+            if entry:
+                entries.append(entry)
+            entry, key = {}, None
+            continue
+        if line.startswith("#"):
+            continue
+        if line.startswith('"'):
+            entry[key] += ast.literal_eval(line)
+            continue
+        key, _space, value = line.partition(" ")
+        entry[key] = ast.literal_eval(value)
+    return entries
+
+
+@dataclass
+class Catalogue:
+    language: str
+    # English text -> its translation, for every message whose translation differs and that
+    # is not also the translation of another message (Polish "Start" is "Home").
+    untranslated_if_seen: dict[str, str] = field(default_factory=dict)
+
+
+_CATALOGUES: dict[str, Catalogue] = {}
+
+
+def catalogue(language: str) -> Catalogue:
+    if language in _CATALOGUES:
+        return _CATALOGUES[language]
+    found = Catalogue(language)
+    said = set()
+    for entry in _po_entries(LOCALE_DIR / language / "LC_MESSAGES" / "django.po"):
+        msgid = entry.get("msgid", "")
+        if not msgid:
+            continue
+        english = [msgid] + ([entry["msgid_plural"]] if "msgid_plural" in entry else [])
+        translations = [v for k, v in entry.items() if k.startswith("msgstr")]
+        said.update(_squash(text) for text in translations)
+        for text in english:
+            if "%(" in text or "{" in text or "<" in text:
+                continue  # a message with placeholders or markup never shows as it is
+            if text not in translations:
+                found.untranslated_if_seen[_squash(text)] = translations[0] if translations else ""
+    for text in said:
+        found.untranslated_if_seen.pop(text, None)
+    _CATALOGUES[language] = found
+    return found
+
+
+# The English terms that are also words of a language ("wagon" is Polish too).
+SAME_WORDS = {"pl": {"wagon"}, "pt": set()}
+
+
+def english_leftovers(texts: list[str], language: str) -> list[str]:
+    """The texts that are English a translation exists for, or that name an English term."""
+    known = catalogue(language).untranslated_if_seen
+    same = SAME_WORDS.get(language, set())
+    found = []
+    for text in texts:
+        if text in known:
+            found.append(f"untranslated message: {text!r} (should read {known[text]!r})")
+            continue
+        terms = [t for t in _TERMS.findall(text) if t.lower() not in same]
+        if terms:
+            found.append(f"English game term {terms[0]!r} in: {text!r}")
+    return found
+
+
+# --- games at the moments worth looking at ----------------------------------------------------
+
+NAPAD = "napad-designed-default"
+COLT_TM = "colt-express-time-machine"
+
+
+def table_started(slug: str, creator, *others, seed: str = "i18n-seed", bots=None) -> Game:
+    """A started table whose seed is fixed (so the same moments come every run)."""
+    rulesets_install_defaults()
+    bots = bots or {}
+    game = game_create(
+        creator=creator,
+        ruleset=Ruleset.objects.get(slug=slug, version=1),
+        seats=1 + len(others) + len(bots),
+        options={},
+        turn_time_limit=timedelta(hours=24),
+        bot_seats=bots,
+    )
+    for user in others:
+        seat_join(game_id=game.pk, user=user)
+    game = game_start(game_id=game.pk, user=creator)
+    engine = get_engine(game.kind)
+    state = engine.setup(game.config, game.seats_count, seed, **game.setup_args)
+    from games.services.play import seed_hash
+
+    Game.objects.filter(pk=game.pk).update(
+        seed=seed,
+        seed_hash=seed_hash(seed),
+        state=engine.to_json(state),
+        to_move=engine.to_move(state),
+    )
+    seats = list(Seat.objects.filter(game=game))
+    for seat in seats:
+        seat.identity = engine.seat_identity(state, seat.position)
+    Seat.objects.bulk_update(seats, ["identity"])
+    game.refresh_from_db()
+    return game
+
+
+def play_step(game: Game, chooser) -> dict:
+    """The seat to move plays what ``chooser(engine, state, seat, actions)`` picks."""
+    game.refresh_from_db()
+    engine = get_engine(game.kind)
+    state = engine.from_json(game.state)
+    seat = game.to_move[0]
+    action = chooser(engine, state, seat, engine.legal_actions(state, seat))
+    result = move_play_for_seat(
+        game_id=game.pk,
+        position=seat,
+        action=json.dumps({k: v for k, v in action.items() if k != "label"}),
+        expected_version=game.version,
+    )
+    assert result.ok, result.message
+    game.refresh_from_db()
+    return action
+
+
+def heuristic(seed: int = 1):
+    """The engines' heuristic bot with its own fixed RNG: a plausible, repeatable game."""
+    rng = random.Random(seed)
+
+    def choose(engine, state, seat, actions):
+        return engine.bots["heuristic"](engine, state, seat, rng)
+
+    return choose
+
+
+def play_until(game: Game, chooser, done, limit: int = 600) -> None:
+    for _step in range(limit):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            return
+        engine = get_engine(game.kind)
+        if done(engine.from_json(game.state)):
+            return
+        play_step(game, chooser)
+    raise AssertionError("the moment never came")
+
+
+def state_put(game: Game, state: dict) -> Game:
+    """Show ``state`` at this table (the page draws it; the log stays what was played)."""
+    engine = get_engine(game.kind)
+    Game.objects.filter(pk=game.pk).update(
+        state=engine.to_json(state), to_move=engine.to_move(state), version=game.version
+    )
+    game.refresh_from_db()
+    return game
+
+
+COLT = colt_positions
