@@ -18,6 +18,7 @@ class Migration(migrations.Migration):
                 ('kind', models.CharField(max_length=32)),
                 ('key', models.CharField(max_length=120)),
                 ('text', models.CharField(max_length=300)),
+                ('plural', models.CharField(blank=True, max_length=300)),
                 ('args', models.JSONField(blank=True, default=dict)),
                 ('url', models.CharField(blank=True, max_length=200)),
                 ('decision_version', models.PositiveIntegerField(blank=True, null=True)),

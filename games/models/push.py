@@ -61,6 +61,8 @@ class PushMessage(models.Model):
     # The text as a marked English message and its arguments: rendered in the member's
     # language when it is sent, not when it was owed.
     text = models.CharField(max_length=300)
+    # Its plural, when the text has one (chosen by args["count"]).
+    plural = models.CharField(max_length=300, blank=True)
     args = models.JSONField(default=dict, blank=True)
     url = models.CharField(max_length=200, blank=True)
     # The game version whose decision the push is about: stale once the game moved on.

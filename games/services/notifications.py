@@ -91,7 +91,7 @@ def notification_send(
         return None
     user_notified_on_commit(player.user_id)
     # Web Push (games/services/push/): the same notice on the member's devices.
-    notification_push_owe(notification, text=text, args=args)
+    notification_push_owe(notification, text=text, args=args, plural=plural)
     return notification
 
 

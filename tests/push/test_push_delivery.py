@@ -330,3 +330,20 @@ def test_a_move_that_leaves_its_member_to_move_again_owes_them_nothing(
     assert _outcomes(member.player) == []
     turn_push_owe(game, seats, mover=other)
     assert _outcomes(member.player) == [("your_turn", "")]
+
+
+def test_a_notice_with_a_count_is_pushed_in_the_plural_it_needs(
+    alice, bob, device, push_service, eager_celery, django_capture_on_commit_callbacks
+):
+    from games.models import Seat
+    from games.services.clocks.timeouts import seat_hand_to_bot
+
+    game, mover, waiting = _table(alice, bob)
+    keys = device(waiting, "phone")
+    seat = Seat.objects.get(game=game, player=mover.player)
+    Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=3)
+    seat.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_hand_to_bot(game=game, seat=seat)
+    bodies = [keys.payload(push)["body"] for push in push_service.to("phone")]
+    assert any(f"{mover.player.display_name} missed 3 turns in a row" in b for b in bodies), bodies

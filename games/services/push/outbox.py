@@ -44,6 +44,7 @@ def push_owe(
     text: str,
     args: dict[str, Any] | None,
     key: str,
+    plural: str = "",
     game: Game | None = None,
     url: str = "",
     decision_version: int | None = None,
@@ -67,6 +68,7 @@ def push_owe(
                 kind=kind,
                 key=key[:120],
                 text=text[:300],
+                plural=(plural or "")[:300],
                 args=args or {},
                 url=url[:200],
                 decision_version=decision_version,
@@ -106,7 +108,11 @@ def turn_push_owe(game: Game, seats: list[Seat], mover: Seat | None = None) -> N
 
 
 def notification_push_owe(
-    notification: Notification, *, text: str, args: dict[str, Any] | None
+    notification: Notification,
+    *,
+    text: str,
+    args: dict[str, Any] | None,
+    plural: str | None = None,
 ) -> None:
     """The bell's hook: a notification just put on a member's bell goes by push too."""
     if notification.kind in OWN_LEDGER_KINDS:
@@ -119,6 +125,7 @@ def notification_push_owe(
         kind=notification.kind,
         text=text,
         args=args,
+        plural=plural or "",
         url=notification.url,
         key=notification.key or f"notification:{notification.pk}",
         decision_version=game.version if decision else None,

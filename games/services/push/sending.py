@@ -63,7 +63,7 @@ def push_payload(message: PushMessage) -> dict[str, str]:
     """What the device shows, in the member's language: no hand, no card, no secret."""
     with translation.override(message.player.language or "en"):
         title = _("Your turn") if message.kind in TURN_TITLED else _("Napad Club")
-        body = text_render(message.text, message.args)
+        body = text_render(message.text, message.args, plural=message.plural or None)
     tag = f"game-{message.game_id}" if message.game_id else f"club-{message.kind}"
     return {"title": title, "body": body[:300], "url": message.url or "/", "tag": tag}
 
