@@ -1,0 +1,85 @@
+"""A minimal asyncio WebSocket client (RFC 6455 text frames: the upgrade, masked frames out,
+text frames in, pings answered) — enough for a bench run to hold a thousand game pages open in
+one process without another dependency."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import secrets
+import struct
+
+
+class WebSocketClosed(Exception):
+    pass
+
+
+class WebSocket:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def connect(cls, port: int, path: str, *, cookie: str) -> WebSocket:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**22)
+        key = base64.b64encode(secrets.token_bytes(16)).decode()
+        writer.write(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                f"Origin: http://127.0.0.1:{port}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                f"Cookie: {cookie}\r\n\r\n"
+            ).encode()
+        )
+        await writer.drain()
+        head = await reader.readuntil(b"\r\n\r\n")
+        if b" 101 " not in head.split(b"\r\n", 1)[0]:
+            writer.close()
+            raise WebSocketClosed(f"upgrade refused: {head[:60]!r}")
+        return cls(reader, writer)
+
+    async def receive_text(self) -> str:
+        parts: list[bytes] = []
+        while True:
+            first, second = await self.reader.readexactly(2)
+            length = second & 0x7F
+            if length == 126:
+                (length,) = struct.unpack("!H", await self.reader.readexactly(2))
+            elif length == 127:
+                (length,) = struct.unpack("!Q", await self.reader.readexactly(8))
+            # Servers never mask their frames (RFC 6455 5.1).
+            payload = await self.reader.readexactly(length)
+            opcode = first & 0x0F
+            if opcode == 0x8:
+                raise WebSocketClosed(f"closed by the server: {payload[:2].hex()}")
+            if opcode == 0x9:
+                self._send(0xA, payload)
+                continue
+            if opcode in (0x0, 0x1):
+                parts.append(payload)
+                if first & 0x80:
+                    return b"".join(parts).decode()
+
+    def _send(self, opcode: int, payload: bytes) -> None:
+        mask = secrets.token_bytes(4)
+        length = len(payload)
+        if length < 126:
+            header = struct.pack("!BB", 0x80 | opcode, 0x80 | length)
+        elif length < 65536:
+            header = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, length)
+        else:
+            header = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, length)
+        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+        self.writer.write(header + mask + masked)
+
+    async def close(self) -> None:
+        try:
+            self._send(0x8, struct.pack("!H", 1000))
+            await self.writer.drain()
+        except (ConnectionError, RuntimeError):
+            pass
+        self.writer.close()
+        try:
+            await self.writer.wait_closed()
+        except (ConnectionError, RuntimeError):
+            pass
