@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from games.broadcast import game_updated_on_commit
 from games.engines import ConfigError, IllegalAction, get_engine
 from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Ruleset, Seat
-from games.selectors import game_seats_attach, player_of
+from games.selectors import game_seats_attach, game_state_remember, player_of
 from games.services.clocks import turn_clock_after_move, turn_clock_start
 from games.services.queueing import bot_move_queue_on_commit, task_queue_on_commit
 
@@ -430,6 +430,8 @@ def _move_play(
     )
     for name, value in changes.items():
         setattr(game, name, value)
+    # The answer to the move is drawn from this game: its state is already parsed.
+    game_state_remember(game, new_state)
     if over:
         _seats_score(engine.result(new_state), seats)
         # Leagues (games/services/leagues/results.py): count the result once, after commit.

@@ -25,6 +25,7 @@ from django.utils.translation import gettext_noop
 
 from games.engines import get_engine
 from games.models import Game, Seat, StandingOrder
+from games.selectors import game_state
 
 from .notifications import notification_send
 from .presence import is_present
@@ -227,8 +228,8 @@ def standing_order_match(
 
 
 def _planning_view(game: Game, position: int) -> dict[str, Any]:
-    engine = get_engine(game.kind)
-    return engine.view(engine.from_json(game.state), position)
+    # The state the board drew from (parsed once per copy of the game).
+    return get_engine(game.kind).view(game_state(game), position)
 
 
 def standing_order_set(

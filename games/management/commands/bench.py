@@ -297,17 +297,27 @@ def _table(report: dict) -> str:
                 "",
             ),
         ]
-    pages = report.get("pages")
-    if pages:
-        rows += [
-            ("full page GET / floor GET", spread_text(pages["page_to_floor"]), ">= 0.40"),
-            ("board fragment GET / floor GET", spread_text(pages["fragment_to_floor"]), ">= 0.60"),
-            (
-                f"page at move {pages['late_move']} / at move {pages['early_move']}",
-                spread_text(pages["late_page_over_early_page"]),
-                "<= 1.05",
-            ),
-        ]
+    pages = report.get("pages", {})
+    for name in ("napad", "colt"):
+        figure = pages.get(name)
+        if figure:
+            rows += [
+                (
+                    f"{name}: full page GET / floor GET",
+                    spread_text(figure["page_to_floor"]),
+                    ">= 0.40",
+                ),
+                (
+                    f"{name}: board fragment GET / floor GET",
+                    spread_text(figure["fragment_to_floor"]),
+                    ">= 0.60",
+                ),
+                (
+                    f"{name}: page at move {figure['late_move']} / at move {pages['early_move']}",
+                    spread_text(figure["late_page_over_early_page"]),
+                    "<= 1.05",
+                ),
+            ]
     queries = report.get("queries")
     if queries:
         late = queries["late_move"]

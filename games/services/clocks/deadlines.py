@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop
 
 from games.broadcast import game_updated_on_commit
 from games.models import DeadlineExtension, Game, Player, Seat, TurnClock
+from games.selectors import read_once
 
 from .leave import clock_instant, leave_intervals, seat_leave_intervals
 from .policy import clock_policy
@@ -230,7 +231,11 @@ def extension_available(
         return None
     # Asked on every render of a seated member's page (not only when someone else is to
     # move), so the page costs the same queries whoever's turn it is.
-    given = set(DeadlineExtension.objects.filter(game=game).values_list("seat", flat=True))
+    given = read_once(
+        game,
+        "extensions_given",
+        lambda: set(DeadlineExtension.objects.filter(game=game).values_list("seat", flat=True)),
+    )
     slow = next((s for s in seats if s.position == game.to_move[0]), None)
     if slow is None or slow.is_bot or slow.player_id in (None, viewer.pk):
         return None
