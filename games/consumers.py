@@ -37,7 +37,7 @@ from django.utils import timezone, translation
 from .broadcast import game_group, user_group
 from .models import Player
 from .rendering import render_chat, render_game_live
-from .selectors import game_with_seats, table_access
+from .selectors import game_with_seats, table_access, table_access_known
 from .services.presence import PRESENCE_REFRESH_SECONDS, presence_touch
 
 # Entries kept: an update of one game takes a handful (the read, the chat, the spectators'
@@ -214,8 +214,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         if game is None:
             return ""
         user = self.scope["user"]
-        # Costs no query (seats come with the game) except for an invite-only table's spectator.
-        access = await database_sync_to_async(table_access)(game, user)
+        # Worked out here, on the event loop, when it needs no query (seats come with the game,
+        # the member's profile was loaded on connect): no trip to the one database thread per
+        # socket, queued behind the renders. Only an invite-only table's spectator asks.
+        access = table_access_known(game, user) or await database_sync_to_async(table_access)(
+            game, user
+        )
         if not access.may_view:
             return ""
         # The language and time zone active here are the ones the render runs under (asgiref

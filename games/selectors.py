@@ -13,6 +13,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 
@@ -117,6 +118,22 @@ def table_access(game: Game, user: AbstractBaseUser) -> TableAccess:
     invited = game.invite_only and Invitation.objects.filter(game=game, player=player).exists()
     may_view = not game.invite_only or invited or game.created_by_id == user.pk or user.is_staff
     return TableAccess(may_view=may_view, seat=None, invited=invited)
+
+
+def table_access_known(game: Game, user: AbstractBaseUser) -> TableAccess | None:
+    """``table_access`` when it needs no query at all — the member's profile already loaded
+    on ``user``, the seats prefetched on ``game``, and the member seated or the table open —
+    else ``None`` (ask ``table_access``). For code that must not touch the database (a
+    socket's event loop)."""
+    if not user.is_authenticated or not get_user_model().player.is_cached(user):
+        return None
+    if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
+        return None
+    player = user.player
+    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
+    if seat is None and game.invite_only:
+        return None
+    return table_access(game, user)
 
 
 def lobby_open_tables(user: AbstractBaseUser) -> list[Game]:

@@ -23,6 +23,9 @@ from napad_site.asgi import application
 from tests.conftest import PASSWORD
 
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+# A bound for a busy machine (the first render compiles the templates), never a wait for
+# something that must not arrive: WebsocketCommunicator's default of 1 s is too short.
+WAIT = 30
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -58,7 +61,7 @@ def _own_hand(game, position: int) -> str:
 async def test_it_refuses_an_anonymous_socket(alice, bob):
     game = await sync_to_async(napad_game)(alice, bob)
     socket = await _socket(game.pk)
-    connected, code = await socket.connect()
+    connected, code = await socket.connect(timeout=WAIT)
     assert connected is False and code == 4401
     await _close()
 
@@ -66,7 +69,7 @@ async def test_it_refuses_an_anonymous_socket(alice, bob):
 async def test_it_refuses_a_stranger_at_an_invite_only_table(alice, bob, charlie):
     game = await sync_to_async(napad_game)(alice, bob, invite_only=True, invitees=[bob.player])
     socket = await _socket(game.pk, charlie)
-    connected, code = await socket.connect()
+    connected, code = await socket.connect(timeout=WAIT)
     assert connected is False and code == 4403
     await _close()
 
@@ -77,13 +80,13 @@ async def test_a_move_reaches_the_other_player_with_their_own_view(alice, bob, c
     waiter = bob if mover == alice else alice
     waiter_socket = await _socket(game.pk, waiter)
     spectator_socket = await _socket(game.pk, charlie)
-    assert (await waiter_socket.connect())[0] is True
-    assert (await spectator_socket.connect())[0] is True
+    assert (await waiter_socket.connect(timeout=WAIT))[0] is True
+    assert (await spectator_socket.connect(timeout=WAIT))[0] is True
     # On connect each page gets the table as it is now (a reconnecting page catches up).
-    first = await waiter_socket.receive_from(timeout=3)
+    first = await waiter_socket.receive_from(timeout=WAIT)
     assert 'id="game-live"' in first and 'hx-swap-oob="true"' in first
     assert 'data-version="0"' in first and "Your hand" in first
-    assert "Your hand" not in await spectator_socket.receive_from(timeout=3)
+    assert "Your hand" not in await spectator_socket.receive_from(timeout=WAIT)
 
     action = await sync_to_async(first_legal)(game)
     result = await sync_to_async(move_submit)(
@@ -91,7 +94,7 @@ async def test_a_move_reaches_the_other_player_with_their_own_view(alice, bob, c
     )
     assert result.ok
 
-    pushed = await waiter_socket.receive_from(timeout=3)
+    pushed = await waiter_socket.receive_from(timeout=WAIT)
     assert 'data-version="1"' in pushed
     assert "Your hand" in pushed and 'name="action"' in pushed  # the waiter's turn now
     assert 'id="chat-log"' in pushed
@@ -99,7 +102,7 @@ async def test_a_move_reaches_the_other_player_with_their_own_view(alice, bob, c
     assert '<div id="live-region" hx-swap-oob="innerHTML">' in pushed
     announced = pushed.split('id="live-region"')[1].split("</div>")[0]
     assert "send card" in announced  # the first legal action is a play
-    watched = await spectator_socket.receive_from(timeout=3)
+    watched = await spectator_socket.receive_from(timeout=WAIT)
     assert 'data-version="1"' in watched
     assert "Your hand" not in watched and 'name="action"' not in watched
     for html in (first, pushed, watched):
@@ -114,11 +117,11 @@ async def test_each_socket_speaks_its_members_language(alice, bob, charlie):
     game = await sync_to_async(napad_game)(alice, bob)
     bob_socket = await _socket(game.pk, bob)
     alice_socket = await _socket(game.pk, alice)
-    assert (await bob_socket.connect())[0] is True
-    assert (await alice_socket.connect())[0] is True
-    on_connect = await bob_socket.receive_from(timeout=3)
+    assert (await bob_socket.connect(timeout=WAIT))[0] is True
+    assert (await alice_socket.connect(timeout=WAIT))[0] is True
+    on_connect = await bob_socket.receive_from(timeout=WAIT)
     assert "Twoja ręka" in on_connect and "Your hand" not in on_connect
-    assert "Your hand" in await alice_socket.receive_from(timeout=3)
+    assert "Your hand" in await alice_socket.receive_from(timeout=WAIT)
 
     mover = await sync_to_async(user_to_move)(game, [alice, bob])
     action = await sync_to_async(first_legal)(game)
@@ -126,8 +129,8 @@ async def test_each_socket_speaks_its_members_language(alice, bob, charlie):
         game_id=game.pk, user=mover, action=json.dumps(action), expected_version=0
     )
     assert result.ok
-    pushed_to_bob = await bob_socket.receive_from(timeout=3)
-    pushed_to_alice = await alice_socket.receive_from(timeout=3)
+    pushed_to_bob = await bob_socket.receive_from(timeout=WAIT)
+    pushed_to_alice = await alice_socket.receive_from(timeout=WAIT)
     assert "Twoja ręka" in pushed_to_bob and "Your hand" not in pushed_to_bob
     assert "Your hand" in pushed_to_alice and "Twoja ręka" not in pushed_to_alice
     await _close(bob_socket, alice_socket)
@@ -138,8 +141,8 @@ async def test_each_socket_speaks_its_members_language(alice, bob, charlie):
 
 async def _connected(game_id: int, user) -> WebsocketCommunicator:
     socket = await _socket(game_id, user)
-    assert (await socket.connect())[0] is True
-    await socket.receive_from(timeout=3)  # the table as it is on connect
+    assert (await socket.connect(timeout=WAIT))[0] is True
+    await socket.receive_from(timeout=WAIT)  # the table as it is on connect
     return socket
 
 
@@ -166,8 +169,8 @@ async def test_one_move_is_rendered_once_for_all_spectators_and_once_per_player(
     )
     assert result.ok
 
-    alice_html, bob_html = [await socket.receive_from(timeout=3) for socket in players]
-    watched = [await socket.receive_from(timeout=3) for socket in spectators]
+    alice_html, bob_html = [await socket.receive_from(timeout=WAIT) for socket in players]
+    watched = [await socket.receive_from(timeout=WAIT) for socket in spectators]
     # One render for both spectators, made with no user; one for each seated member.
     assert sorted(rendered_for, key=lambda call: (call[0] is None, call[0] or 0)) == [
         (0, alice),
@@ -193,9 +196,9 @@ async def test_a_change_without_a_new_version_is_read_afresh(alice, bob, charlie
     game = await sync_to_async(napad_game)(alice, bob)
     spectator = await _connected(game.pk, charlie)
     await sync_to_async(chat_message_post)(game_id=game.pk, user=alice, text="first words")
-    assert "first words" in await spectator.receive_from(timeout=3)
+    assert "first words" in await spectator.receive_from(timeout=WAIT)
     await sync_to_async(chat_message_post)(game_id=game.pk, user=bob, text="second words")
-    pushed = await spectator.receive_from(timeout=3)
+    pushed = await spectator.receive_from(timeout=WAIT)
     assert 'data-version="0"' in pushed and "second words" in pushed
     await _close(spectator)
 
