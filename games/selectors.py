@@ -202,10 +202,15 @@ def game_recent_events(game: Game, *, limit: int) -> list[GameEvent]:
 
 
 def game_chat(game: Game, *, limit: int = CHAT_LINES) -> list[ChatMessage]:
-    lines = list(
-        ChatMessage.objects.filter(game=game)
-        .select_related("player")
-        .order_by("-created_at", "-pk")[:limit]
-    )
-    lines.reverse()
-    return lines
+    """The chat's last ``limit`` lines, oldest first (once per copy of the game)."""
+
+    def read() -> list[ChatMessage]:
+        lines = list(
+            ChatMessage.objects.filter(game=game)
+            .select_related("player")
+            .order_by("-created_at", "-pk")[:limit]
+        )
+        lines.reverse()
+        return lines
+
+    return read_once(game, ("chat", limit), read)

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from games.broadcast import game_updated_on_commit, user_notified_on_commit
 from games.models import Game, Notification, Player, TableNotice
+from games.selectors import read_once
 
 
 def game_url(game_id: int) -> str:
@@ -81,7 +82,12 @@ def table_notice_post(
 
 def table_notices(game: Game, *, limit: int = 20) -> list[dict[str, Any]]:
     """The latest notices of a table, oldest first, in the viewer's language."""
-    notices = list(TableNotice.objects.filter(game=game).order_by("-created_at", "-pk")[:limit])
+    # Read once per copy of the game (every viewer of one broadcast), worded per reader.
+    notices = read_once(
+        game,
+        ("table_notices", limit),
+        lambda: list(TableNotice.objects.filter(game=game).order_by("-created_at", "-pk")[:limit]),
+    )
     return [
         {"kind": n.kind, "when": n.created_at, "text": text_render(n.text, n.args)}
         for n in reversed(notices)
