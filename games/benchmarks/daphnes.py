@@ -91,9 +91,9 @@ async def _one_setup(size: int, processes: int, moves: int, rng: random.Random) 
                 answers.append(answered * 1000)
                 delivered.append(len(arrivals))
         finally:
-            await asyncio.gather(*(socket.close() for socket in sockets))
-            # The ORM ran in asgiref's worker thread: close its connection there.
-            await sync_to_async(connections.close_all)()
+            await asyncio.gather(*(socket.close() for socket in sockets), return_exceptions=True)
+    # The ORM ran in asgiref's worker thread: close its connection there.
+    await sync_to_async(connections.close_all)()
     return {
         "sockets": size,
         "daphne_processes": processes,

@@ -132,6 +132,11 @@ def servers(kind: str, count: int, *, workers: int = 1) -> Iterator[list[tuple[S
             for server, port in started:
                 server.wait_ready(port)
             yield started
+        except BaseException:
+            # What the servers said is the clue: their logs go with the temporary folder.
+            for server, _port in started:
+                sys.stderr.write(f"--- {server.name}:\n{server.log.read_text()[-4000:]}\n")
+            raise
         finally:
             for server, _port in started:
                 server.stop()
