@@ -87,6 +87,8 @@ class SharedRenders:
                 self._tasks.popitem(last=False)
         else:
             self._tasks.move_to_end(key)
+            if task.done() and not task.cancelled() and task.exception() is None:
+                return task.result()  # ready: no future for each of a thousand sockets
         # Shielded: a socket closing while it waits must not cancel the others' render.
         return await asyncio.shield(task)
 
@@ -308,8 +310,9 @@ class GameConsumer(AsyncWebsocketConsumer):
                 later=fragment_user is not None,
             ),
         )
-        chat = shared_renders.get(
+        # The chat first (every socket needs it, and it is quick), then this viewer's board:
+        # one after the other, so no socket adds tasks of its own to the event loop.
+        chat_html = await shared_renders.get(
             ("chat", self.game_id, sent, *shown_in), _off_thread(render_chat, game, oob=True)
         )
-        live_html, chat_html = await asyncio.gather(live, chat)
-        return live_html + chat_html
+        return await live + chat_html

@@ -16,6 +16,19 @@ import secrets
 import struct
 
 
+def client_frame(opcode: int, payload: bytes) -> bytes:
+    """One final frame from a client: masked with a fresh key, as RFC 6455 5.3 requires."""
+    mask = secrets.token_bytes(4)
+    length = len(payload)
+    if length < 126:
+        header = struct.pack("!BB", 0x80 | opcode, 0x80 | length)
+    elif length < 65536:
+        header = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, length)
+    else:
+        header = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, length)
+    return header + mask + bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+
+
 class WebSocketClosed(Exception):
     pass
 
@@ -86,16 +99,7 @@ class WebSocket:
                     return b"".join(parts).decode()
 
     def _send(self, opcode: int, payload: bytes) -> None:
-        mask = secrets.token_bytes(4)
-        length = len(payload)
-        if length < 126:
-            header = struct.pack("!BB", 0x80 | opcode, 0x80 | length)
-        elif length < 65536:
-            header = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, length)
-        else:
-            header = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, length)
-        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
-        self.writer.write(header + mask + masked)
+        self.writer.write(client_frame(opcode, payload))
 
     async def close(self) -> None:
         self._reading.cancel()

@@ -182,67 +182,29 @@ class Command(BaseCommand):
             if set(sections) - {"engines"}
             else contextlib.nullcontext({})
         )
+        measures = {
+            "move_path": (move_path_measure, {"moves": sizes["moves"], "repeats": repeats}),
+            "pages": (pages_measure, {"requests": sizes["page_requests"], "repeats": repeats}),
+            "queries": (queries_measure, {}),
+            "broadcast": (
+                publish_measure,
+                {"calls": sizes["broadcast_calls"], "repeats": repeats},
+            ),
+            "fanout": (fanout_measure, {"sizes": sockets}),
+            "sweep": (sweep_measure, {"games": sizes["sweep_games"], "due": sweep_due}),
+            "wsgi": (
+                wsgi_measure,
+                {"clients": WSGI_CLIENTS, "moves": sizes["wsgi_moves"], "repeats": repeats},
+            ),
+            "daphne": (daphne_measure, {"setups": setups, "moves": sizes["daphne_moves"]}),
+        }
         with environment as described:
             report["bench"].update(described)
-            if "move_path" in sections:
-                self._run(
-                    report,
-                    timings,
-                    "move_path",
-                    move_path_measure,
-                    moves=sizes["moves"],
-                    repeats=repeats,
-                )
-            if "pages" in sections:
-                self._run(
-                    report,
-                    timings,
-                    "pages",
-                    pages_measure,
-                    requests=sizes["page_requests"],
-                    repeats=repeats,
-                )
-            if "queries" in sections:
-                self._run(report, timings, "queries", queries_measure)
-            if "broadcast" in sections:
-                self._run(
-                    report,
-                    timings,
-                    "broadcast",
-                    publish_measure,
-                    calls=sizes["broadcast_calls"],
-                    repeats=repeats,
-                )
-            if "fanout" in sections:
-                self._run(report, timings, "fanout", fanout_measure, sizes=sockets)
-            if "sweep" in sections:
-                self._run(
-                    report,
-                    timings,
-                    "sweep",
-                    sweep_measure,
-                    games=sizes["sweep_games"],
-                    due=sweep_due,
-                )
-            if "wsgi" in sections:
-                self._run(
-                    report,
-                    timings,
-                    "wsgi",
-                    wsgi_measure,
-                    clients=WSGI_CLIENTS,
-                    moves=sizes["wsgi_moves"],
-                    repeats=repeats,
-                )
-            if "daphne" in sections:
-                self._run(
-                    report,
-                    timings,
-                    "daphne",
-                    daphne_measure,
-                    setups=setups,
-                    moves=sizes["daphne_moves"],
-                )
+            # In the bench's own order, whatever the order of --only.
+            for section in SECTIONS:
+                if section in sections and section in measures:
+                    measure, arguments = measures[section]
+                    self._run(report, timings, section, measure, **arguments)
         report["bench"]["seconds"] = round(time.perf_counter() - started, 1)
         self.stdout.write(json.dumps(report, indent=2))
         if options["table"]:
