@@ -6,6 +6,9 @@ consumer renders what its own user may see (style.md: never one shared payload).
 Every send also carries ``sent``, an id of its own: the sockets that receive the same send may
 share the database read (and viewers in the same position the render) it calls for, because
 all of them read after the same commit (games/consumers.py).
+
+A send costs one write to the channel layer, made synchronously over a connection the process
+keeps (games/group_send.py): no event loop started, no Redis connection opened per move.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ from __future__ import annotations
 import logging
 import uuid
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from .group_send import group_send
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +37,7 @@ def _send(group: str, message: dict) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, {**message, "sent": uuid.uuid4().hex})
+        group_send(layer, group, {**message, "sent": uuid.uuid4().hex})
     except Exception:
         # A lost broadcast costs a live update, never the move: pages catch up on reconnect.
         logger.exception("broadcast to %s failed", group)

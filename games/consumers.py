@@ -16,6 +16,15 @@ viewers see the same fragment share one render (``SharedRenders``). That is safe
   them; pages post with the token from ``hx-headers`` on ``<body>`` (style.md).
 - Each socket still checks its own user's access (``table_access``) before anything is sent,
   and the share lives only in this process's memory, a few dozen entries long.
+
+Where the work runs: asgiref's one database thread reads the game for a send once, with
+everything its fragments show (the log's lines, chat, the clock panel's leave, notices and
+"+24 h", the round's standing orders: ``_read_for_send``), so the renders need no database.
+They run on a render thread of their own, off the database thread that also serves this
+daphne's pages and moves; the chat and the spectators' fragment (shared by most sockets) are
+queued before the seated members' own, and each socket sends as soon as its own fragment is
+ready — nobody waits for renders they do not need. Access is worked out on the event loop
+(``table_access_known``) unless it takes a query.
 """
 
 from __future__ import annotations
@@ -25,20 +34,32 @@ import contextlib
 import zoneinfo
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import connections
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from .broadcast import game_group, user_group
 from .models import Player
-from .rendering import render_chat, render_game_live
-from .selectors import game_with_seats, table_access
+from .rendering import LOG_LINES, render_chat, render_game_live
+from .selectors import (
+    game_chat,
+    game_recent_events,
+    game_with_seats,
+    table_access,
+    table_access_known,
+)
+from .services.clocks import extensions_given, players_on_leave
+from .services.notifications import table_notices
 from .services.presence import PRESENCE_REFRESH_SECONDS, presence_touch
+from .services.standing_orders import standing_orders_preload
+from .templatetags.clock_tags import PANEL_NOTICES
 
 # Entries kept: an update of one game takes a handful (the read, the chat, the spectators'
 # view, one per seated member), and an entry is only needed while its update fans out.
@@ -66,6 +87,8 @@ class SharedRenders:
                 self._tasks.popitem(last=False)
         else:
             self._tasks.move_to_end(key)
+            if task.done() and not task.cancelled() and task.exception() is None:
+                return task.result()  # ready: no future for each of a thousand sockets
         # Shielded: a socket closing while it waits must not cancel the others' render.
         return await asyncio.shield(task)
 
@@ -79,6 +102,51 @@ class SharedRenders:
 
 
 shared_renders = SharedRenders(SHARED_RENDERS_SIZE)
+
+# One thread and no more: renders are pure Python, which the GIL runs one at a time anyway, and
+# first come, first served keeps the order the module docstring promises.
+_render_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="napad-render")
+
+
+def _read_for_send(game_id: int):
+    """The game for one send's fragments, with everything they read (module docstring).
+    Runs on the database thread."""
+    game = game_with_seats(game_id)
+    if game is not None:
+        seats = list(game.seats.all())
+        game_recent_events(game, limit=LOG_LINES)
+        game_chat(game)
+        players_on_leave(game, seats=seats)
+        table_notices(game, limit=PANEL_NOTICES)
+        extensions_given(game)
+        standing_orders_preload(game)
+    return game
+
+
+def _rendered(render: Callable[..., str], *args, **kwargs) -> str:
+    try:
+        return render(*args, **kwargs)
+    finally:
+        # Should a read have been missed above, it opened this thread's own connection: close
+        # it, so the render thread never holds one between updates.
+        connections.close_all()
+
+
+def _off_thread(render: Callable[..., str], *args, later: bool = False, **kwargs):
+    """``produce`` for ``SharedRenders``: the render on the render thread (``later``: queued
+    one turn of the event loop after the renders asked for in the same turn)."""
+    run = sync_to_async(
+        partial(_rendered, render, *args, **kwargs),
+        thread_sensitive=False,
+        executor=_render_thread,
+    )
+
+    async def produce() -> str:
+        if later:
+            await asyncio.sleep(0)
+        return await run()
+
+    return produce
 
 
 @database_sync_to_async
@@ -209,13 +277,17 @@ class GameConsumer(AsyncWebsocketConsumer):
         per send, one render per distinct viewer (module docstring)."""
         game = await shared_renders.get(
             ("game", self.game_id, sent),
-            database_sync_to_async(partial(game_with_seats, self.game_id)),
+            database_sync_to_async(partial(_read_for_send, self.game_id)),
         )
         if game is None:
             return ""
         user = self.scope["user"]
-        # Costs no query (seats come with the game) except for an invite-only table's spectator.
-        access = await database_sync_to_async(table_access)(game, user)
+        # Worked out here, on the event loop, when it needs no query (seats come with the game,
+        # the member's profile was loaded on connect): no trip to the one database thread per
+        # socket, queued behind the renders. Only an invite-only table's spectator asks.
+        access = table_access_known(game, user) or await database_sync_to_async(table_access)(
+            game, user
+        )
         if not access.may_view:
             return ""
         # The language and time zone active here are the ones the render runs under (asgiref
@@ -229,15 +301,18 @@ class GameConsumer(AsyncWebsocketConsumer):
             viewer, fragment_user = ("spectator",), None
         live = shared_renders.get(
             ("live", self.game_id, sent, viewer, *shown_in),
-            database_sync_to_async(
-                partial(
-                    render_game_live, game, position=access.position, user=fragment_user, oob=True
-                )
+            _off_thread(
+                render_game_live,
+                game,
+                position=access.position,
+                user=fragment_user,
+                oob=True,
+                later=fragment_user is not None,
             ),
         )
-        chat = shared_renders.get(
-            ("chat", self.game_id, sent, *shown_in),
-            database_sync_to_async(partial(render_chat, game, oob=True)),
+        # The chat first (every socket needs it, and it is quick), then this viewer's board:
+        # one after the other, so no socket adds tasks of its own to the event loop.
+        chat_html = await shared_renders.get(
+            ("chat", self.game_id, sent, *shown_in), _off_thread(render_chat, game, oob=True)
         )
-        live_html, chat_html = await asyncio.gather(live, chat)
-        return live_html + chat_html
+        return await live + chat_html

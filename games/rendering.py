@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 from games.engines import get_engine
 from games.gamelog import log_entries
 from games.models import Game, Seat
-from games.selectors import game_chat, game_recent_events
+from games.selectors import game_chat, game_recent_events, game_state
 from games.wording import action_label, bot_label, say
 
 LOG_LINES = 20
@@ -210,7 +210,7 @@ def game_context(
 ) -> dict[str, Any]:
     """Everything the live part of the game page needs, for one viewer."""
     engine = get_engine(game.kind)
-    state = engine.from_json(game.state) if game.state is not None else None
+    state = game_state(game)
     context = board_context(game, state, position)
     seats = list(game.seats.all())
     context.update(

@@ -1,12 +1,23 @@
-"""Reads: tables for the lobby, one game with its seats, who may see what, the log."""
+"""Reads: tables for the lobby, one game with its seats, who may see what, the log.
+
+A copy of a game read for one request, one broadcast or one move keeps what is read about it
+(``read_once``: the log's last lines, the clock panel's leave, notices and "+24 h", and the
+engine's parsed state, ``game_state``), so everything drawn from that copy — a page, the
+answer to a move, every viewer's fragment of one broadcast — reads each of them once. A copy
+lives only as long as that request or send, so what it keeps is as fresh as the copy itself.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 
+from games.engines import get_engine
 from games.models import (
     ChatMessage,
     Game,
@@ -19,6 +30,35 @@ from games.models import (
 
 LOBBY_LIMIT = 50
 CHAT_LINES = 30
+
+T = TypeVar("T")
+
+
+def read_once(game: Game, key: Hashable, read: Callable[[], T]) -> T:
+    """``read()`` the first time this copy of ``game`` is asked for ``key``; the same value
+    after that (module docstring)."""
+    reads = game.__dict__.setdefault("_reads_kept", {})
+    if key not in reads:
+        reads[key] = read()
+    return reads[key]
+
+
+def game_state(game: Game) -> Any:
+    """The engine's state of this copy of the game (``None`` before it starts), parsed once
+    for as long as ``game.state`` is the same object."""
+    raw = game.state
+    if raw is None:
+        return None
+    kept = game.__dict__.get("_state_parsed")
+    if kept is None or kept[0] is not raw:
+        kept = game.__dict__["_state_parsed"] = (raw, get_engine(game.kind).from_json(raw))
+    return kept[1]
+
+
+def game_state_remember(game: Game, state: Any) -> None:
+    """After a move: ``state`` (what the engine just returned) is the parsed form of the
+    ``game.state`` now set, so the move's answer needs no second parse."""
+    game.__dict__["_state_parsed"] = (game.state, state)
 
 
 def _seats_prefetch() -> Prefetch:
@@ -96,6 +136,22 @@ def table_access(game: Game, user: AbstractBaseUser) -> TableAccess:
     return TableAccess(may_view=may_view, seat=None, invited=invited)
 
 
+def table_access_known(game: Game, user: AbstractBaseUser) -> TableAccess | None:
+    """``table_access`` when it needs no query at all — the member's profile already loaded
+    on ``user``, the seats prefetched on ``game``, and the member seated or the table open —
+    else ``None`` (ask ``table_access``). For code that must not touch the database (a
+    socket's event loop)."""
+    if not user.is_authenticated or not get_user_model().player.is_cached(user):
+        return None
+    if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
+        return None
+    player = user.player
+    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
+    if seat is None and game.invite_only:
+        return None
+    return table_access(game, user)
+
+
 def lobby_open_tables(user: AbstractBaseUser) -> list[Game]:
     """Tables waiting for players that this member may join: open ones and invitations."""
     player = player_of(user)
@@ -150,17 +206,27 @@ def game_events(game: Game) -> list[GameEvent]:
 
 
 def game_recent_events(game: Game, *, limit: int) -> list[GameEvent]:
-    """The last ``limit`` events, oldest first (one query whatever the game's length)."""
-    recent = list(GameEvent.objects.filter(game=game).order_by("-seq")[:limit])
-    recent.reverse()
-    return recent
+    """The last ``limit`` events, oldest first (one query whatever the game's length, once per
+    copy of the game)."""
+
+    def read() -> list[GameEvent]:
+        recent = list(GameEvent.objects.filter(game=game).order_by("-seq")[:limit])
+        recent.reverse()
+        return recent
+
+    return read_once(game, ("recent_events", limit), read)
 
 
 def game_chat(game: Game, *, limit: int = CHAT_LINES) -> list[ChatMessage]:
-    lines = list(
-        ChatMessage.objects.filter(game=game)
-        .select_related("player")
-        .order_by("-created_at", "-pk")[:limit]
-    )
-    lines.reverse()
-    return lines
+    """The chat's last ``limit`` lines, oldest first (once per copy of the game)."""
+
+    def read() -> list[ChatMessage]:
+        lines = list(
+            ChatMessage.objects.filter(game=game)
+            .select_related("player")
+            .order_by("-created_at", "-pk")[:limit]
+        )
+        lines.reverse()
+        return lines
+
+    return read_once(game, ("chat", limit), read)

@@ -1,20 +1,31 @@
 """``manage.py bench``: measurements of the whole site, one module per measurement.
 
 * ``engines`` — complete random games per CPU second (the rules alone);
-* ``move_path`` — moves through the full HTTP stack against a one-row baseline view;
+* ``move_path`` — moves through the full HTTP stack against the floor view (``baseline``);
+* ``pages`` — the game page and its board fragment against the floor, late against early;
 * ``queries`` — SQL queries per game page and per move, early and late in a game;
-* ``fanout`` — one move reaching many open game pages over WebSockets;
-* ``sweep`` — the turn-clock sweep (``sweep_turns --benchmark``) over many running games.
+* ``broadcast`` — what a committed move's broadcast costs, beside one Redis publish;
+* ``fanout`` — one move reaching many open game pages over WebSockets, in this process;
+* ``sweep`` — the turn-clock sweep (``sweep_turns --benchmark``) over many running games;
+* ``wsgi`` (``--wsgi``) — the move path through real gunicorn workers, one and two;
+* ``daphne`` — one move reaching 200 sockets on a real daphne, 1,000 over two.
 
-``environment`` builds the throwaway database and settings every measurement runs in, and
-``club`` the members and tables they play with. Targets (``TARGETS``) are printed next to the
-figures; nothing here asserts them.
+``environment`` builds the throwaway database and settings every measurement runs in,
+``club`` the members and tables they play with, ``servers`` the gunicorn and daphne processes
+(``settings`` is theirs). Targets (``TARGETS``) are printed next to the figures; nothing here
+asserts them.
 """
 
 TARGETS = {
     "engines": "napad >= 1,000 games/s per core; colt >= 200 games/s per core",
-    "move_path": "moves/s >= 1/3 of the baseline's requests/s",
+    "move_path": "HTMX move answer / floor POST >= 0.40",
+    "pages": "page / floor GET >= 0.40; board fragment / floor GET >= 0.60; "
+    "page near the end / at move 10 <= 1.05",
     "queries": "constant: the same count at move 1 and late in the game",
-    "fanout": "200 sockets: p95 delivery < 1 s",
+    "broadcast": "<= 2 ms per broadcast on Redis",
+    "fanout": "200 sockets: p95 delivery <= 300 ms",
     "sweep": "beat sweep (find + queue) < 1 s on PostgreSQL (100,000 running games, 1,000 due)",
+    "wsgi": "gunicorn: move / floor >= 0.40; 2 workers / 1 (moves) >= 1.6",
+    "daphne": "200 sockets on one daphne: p95 <= 300 ms; 1,000 over two: p95 <= 1 s and "
+    "<= 50 kB RSS per socket",
 }

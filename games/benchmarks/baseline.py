@@ -1,5 +1,6 @@
-"""The baseline the move path is compared with: a logged-in POST that writes one row and
-renders a small template — the least a useful request does through the same middleware.
+"""The floor every request is compared with: a logged-in request that writes one row and
+renders a small template — the least a useful request does through the same middleware. The
+move path POSTs to it, the page figures GET it (the same work either way).
 
 Routed only inside a bench run (``games.benchmarks.urls``); the site's URLs never include it.
 """
@@ -10,7 +11,7 @@ from django.contrib.admin.models import ADDITION, LogEntry
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.template import engines
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods
 
 # Compiled once, like a cached template loader would in production.
 BASELINE_TEMPLATE = engines["django"].from_string(
@@ -21,13 +22,13 @@ BASELINE_TEMPLATE = engines["django"].from_string(
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def bench_baseline(request: HttpRequest) -> HttpResponse:
     # The admin's log table is a plain existing table: one INSERT, no signals, no side effects.
     entry = LogEntry.objects.create(
         user_id=request.user.pk,
         action_flag=ADDITION,
-        object_repr=request.POST.get("note", "bench")[:200],
+        object_repr=(request.POST.get("note") or request.GET.get("note") or "bench")[:200],
     )
     html = BASELINE_TEMPLATE.render(
         {"user": request.user, "entry": entry, "numbers": range(5)}, request

@@ -9,6 +9,7 @@ by default, or a uniquely named database on the server of ``--database-url``.
 from __future__ import annotations
 
 import contextlib
+import copy
 import logging
 import secrets
 import tempfile
@@ -47,6 +48,16 @@ def _throwaway_name(folder: Path) -> str:
     return f"{connection.settings_dict['NAME']}_bench_{secrets.token_hex(4)}"
 
 
+def _layers_of_this_run(layers: dict) -> dict:
+    """The configured (Redis) layer under a key prefix of this run's own: the club's open pages
+    and another bench run on the same server never see the bench's groups (game ids start
+    at 1 everywhere)."""
+    layers = copy.deepcopy(layers)
+    config = layers["default"].setdefault("CONFIG", {})
+    config["prefix"] = f"{config.get('prefix', 'asgi')}-bench-{secrets.token_hex(4)}"
+    return layers
+
+
 @contextlib.contextmanager
 def bench_environment(
     *, database_url: str | None = None, channel_layer: str = "memory"
@@ -78,6 +89,8 @@ def bench_environment(
         }
         if channel_layer == "memory":
             overrides["CHANNEL_LAYERS"] = MEMORY_CHANNEL_LAYER
+        else:
+            overrides["CHANNEL_LAYERS"] = _layers_of_this_run(settings.CHANNEL_LAYERS)
         eager = celery_app.conf.task_always_eager
         # Anything queued (a finished game's league result) runs here, on the bench's data,
         # instead of travelling to the club's real broker.

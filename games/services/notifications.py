@@ -17,6 +17,7 @@ from django.utils import timezone, translation
 
 from games.broadcast import game_updated_on_commit, user_notified_on_commit
 from games.models import Game, Notification, Player, TableNotice
+from games.selectors import read_once
 from games.services.push.outbox import notification_push_owe
 from games.wording import say
 
@@ -135,7 +136,12 @@ def table_notice_text(notice: TableNotice) -> str:
 
 def table_notices(game: Game, *, limit: int = 20) -> list[dict[str, Any]]:
     """The latest notices of a table, oldest first, in the viewer's language."""
-    notices = list(TableNotice.objects.filter(game=game).order_by("-created_at", "-pk")[:limit])
+    # Read once per copy of the game (every viewer of one broadcast), worded per reader.
+    notices = read_once(
+        game,
+        ("table_notices", limit),
+        lambda: list(TableNotice.objects.filter(game=game).order_by("-created_at", "-pk")[:limit]),
+    )
     return [
         {"kind": n.kind, "when": n.created_at, "text": table_notice_text(n)}
         for n in reversed(notices)

@@ -27,7 +27,7 @@ from games.broadcast import game_updated_on_commit
 from games.engines import ConfigError, IllegalAction, get_engine
 from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Ruleset, Seat
 from games.parsing import strict_int
-from games.selectors import game_seats_attach, player_of
+from games.selectors import game_seats_attach, game_state_remember, player_of
 from games.services.clocks import turn_clock_after_move, turn_clock_start
 from games.services.followups import auto_move_due, auto_move_settled
 from games.services.push.outbox import turn_push_owe
@@ -441,6 +441,8 @@ def _move_play(
     )
     for name, value in changes.items():
         setattr(game, name, value)
+    # The answer to the move is drawn from this game: its state is already parsed.
+    game_state_remember(game, new_state)
     if over:
         _seats_score(engine.result(new_state), seats)
         # Leagues (games/services/leagues/results.py): count the result once, after commit.

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_noop
 from games.engines import get_engine
 from games.models import Game, Seat, StandingOrder
 from games.parsing import strict_int
+from games.selectors import game_state, read_once
 
 from .followups import auto_move_settled
 from .notifications import notification_send
@@ -236,8 +237,8 @@ def standing_order_match(
 
 
 def _planning_view(game: Game, position: int) -> dict[str, Any]:
-    engine = get_engine(game.kind)
-    return engine.view(engine.from_json(game.state), position)
+    # The state the board drew from (parsed once per copy of the game).
+    return get_engine(game.kind).view(game_state(game), position)
 
 
 def standing_order_set(
@@ -291,16 +292,30 @@ def _carried_out(view: dict[str, Any], pile_index: int) -> bool:
     return pile_index < (view.get("resolving") or 0)
 
 
+def _round_orders(game: Game, round_index: int) -> list[StandingOrder]:
+    # Every seat's orders of the round in one query per copy of the game: the fragments of
+    # one broadcast (one per seated member) share it.
+    return read_once(
+        game,
+        ("standing_orders", round_index),
+        lambda: list(StandingOrder.objects.filter(game=game, round=round_index)),
+    )
+
+
+def standing_orders_preload(game: Game) -> None:
+    """Read now what ``standing_orders_for`` will need for any seat of this copy of the game
+    (games/consumers.py reads a broadcast's data before its renders)."""
+    if game.kind == "colt" and game.status == Game.Status.RUNNING and game.state:
+        _round_orders(game, get_engine(game.kind).view(game_state(game), None)["round"] - 1)
+
+
 def standing_orders_for(game: Game, position: int) -> list[dict[str, Any]]:
     """The member's cards still to resolve this round, each with its choices and order."""
     if game.kind != "colt" or game.status != Game.Status.RUNNING or not game.state:
         return []
     view = _planning_view(game, position)
     round_index = view["round"] - 1
-    orders = {
-        o.pile_index: o
-        for o in StandingOrder.objects.filter(game=game, round=round_index, seat=position)
-    }
+    orders = {o.pile_index: o for o in _round_orders(game, round_index) if o.seat == position}
     rows = []
     for index, entry in enumerate(view.get("pile") or []):
         if entry["seat"] != position or entry["card"] not in CARD_KINDS:

@@ -1,5 +1,9 @@
 """``{% clock_panel %}`` on the game page: who is on leave, the clock's notices, the "+24 h"
-button and (Colt Express) the member's standing orders — rendered for the page's viewer."""
+button and (Colt Express) the member's standing orders — rendered for the page's viewer.
+
+Its reads are kept on the game it is drawn from (games/selectors.py ``read_once``): the
+answer to a move shares the leave the turn clock read, and every viewer of one broadcast
+shares one read of each."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from games.services.notifications import table_notices
 from games.services.standing_orders import standing_orders_for
 
 register = template.Library()
+PANEL_NOTICES = 5
 
 
 @register.inclusion_tag("clocks/panel.html", takes_context=True)
@@ -26,7 +31,7 @@ def clock_panel(context) -> dict:
         "game": game,
         "csrf_token": context.get("csrf_token"),
         "on_leave": players_on_leave(game, seats=context.get("seats")),
-        "notices": table_notices(game, limit=5),
+        "notices": table_notices(game, limit=PANEL_NOTICES),
         "extend_seat": extension_available(game, viewer, context.get("seats")),
         "orders": standing_orders_for(game, position) if position is not None else [],
     }

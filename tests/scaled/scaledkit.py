@@ -25,6 +25,8 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 import psycopg
 import redis
 
+from games.benchmarks.wsclient import client_frame
+
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 STOP_GRACE_SECONDS = 10
 
@@ -241,16 +243,7 @@ class WebSocket:
         return data
 
     def _send(self, opcode: int, payload: bytes) -> None:
-        mask = secrets.token_bytes(4)
-        length = len(payload)
-        if length < 126:
-            header = struct.pack("!BB", 0x80 | opcode, 0x80 | length)
-        elif length < 65536:
-            header = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, length)
-        else:
-            header = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, length)
-        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
-        self.sock.sendall(header + mask + masked)
+        self.sock.sendall(client_frame(opcode, payload))
 
     def receive_text(self, timeout: float) -> str:
         deadline = time.monotonic() + timeout

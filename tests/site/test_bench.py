@@ -41,12 +41,17 @@ def test_it_prints_every_section_with_numbers(tmp_path):
         "--sockets=2,5",
         "--sweep-games=50",
         "--sweep-due=4",
+        "--repeats=2",
+        "--page-requests=2",
+        "--broadcast-calls=3",
         "--table",
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
 
-    assert set(report["targets"]) == {"engines", "move_path", "queries", "fanout", "sweep"}
+    assert set(report["targets"]) == {
+        "engines", "move_path", "pages", "queries", "broadcast", "fanout", "sweep",
+    }  # fmt: skip
     for name in ("napad", "colt", "colt_time_machine"):
         assert _is_number(report["engines"][name]["games_per_cpu_second"])
         assert report["engines"][name]["games"] == 3
@@ -57,6 +62,17 @@ def test_it_prints_every_section_with_numbers(tmp_path):
         assert _is_number(move[key])
     for latency in (move["move_latency"], move["baseline_latency"]):
         assert _is_number(latency["median_ms"]) and _is_number(latency["p95_ms"])
+    _assert_spread(move["ratio_spread"], runs=2)
+
+    pages = report["pages"]
+    for game in ("napad", "colt"):
+        for figure in ("page_to_floor", "fragment_to_floor", "late_page_over_early_page"):
+            _assert_spread(pages[game][figure], runs=2)
+        assert pages[game]["late_move"] > pages["early_move"] == 10
+
+    sent = report["broadcast"]
+    _assert_spread(sent["broadcast_ms"], runs=2)
+    assert sent["received"] is True  # the group's channel got the broadcast
 
     queries = report["queries"]
     late = queries["late_move"]
@@ -80,6 +96,43 @@ def test_it_prints_every_section_with_numbers(tmp_path):
 
     # The readable table goes to stderr, so stdout stays one JSON document.
     assert "fan-out 5 sockets" in done.stderr and "ratio move/baseline" in done.stderr
+
+
+def _assert_spread(figure: dict, *, runs: int) -> None:
+    assert figure["runs"] == runs
+    assert all(_is_number(figure[key]) for key in ("min", "median", "max"))
+    assert figure["min"] <= figure["median"] <= figure["max"]
+
+
+def test_it_measures_through_gunicorn_and_daphne_servers(tmp_path):
+    done = _bench(
+        tmp_path,
+        "--only=daphne",
+        "--wsgi",
+        "--wsgi-moves=4",
+        "--repeats=1",
+        "--daphne-setups=3x1,4x2",
+        "--daphne-moves=2",
+        "--table",
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert set(report["targets"]) == {"wsgi", "daphne"}
+
+    wsgi = report["wsgi"]
+    assert wsgi["refused_moves"] == 0
+    for workers in ("workers_1", "workers_2"):
+        _assert_spread(wsgi[workers]["ratio_move_to_floor"], runs=1)
+        _assert_spread(wsgi[workers]["moves_per_second"], runs=1)
+    assert _is_number(wsgi["two_workers_over_one_moves"])
+
+    daphne = report["daphne"]
+    # Every socket got each move; two processes need Redis to share it, which this run lacks.
+    assert daphne["setups"]["3x1"]["delivered_per_move"] == 3
+    _assert_spread(daphne["setups"]["3x1"]["delivery_p95_ms"], runs=2)
+    assert _is_number(daphne["setups"]["3x1"]["rss_kb_per_socket"])
+    assert "4x2" in daphne["skipped"]
+    assert "2 WSGI workers / 1" in done.stderr and "3 sockets on 1 daphne" in done.stderr
 
 
 def test_it_refuses_an_unknown_section(tmp_path):

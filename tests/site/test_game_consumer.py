@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -23,6 +24,9 @@ from tests.conftest import PASSWORD
 from tests.socketkit import Socket
 
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+# A bound for a busy machine (the first render compiles the templates), never a wait for
+# something that must not arrive: WebsocketCommunicator's default of 1 s is too short.
+WAIT = 30
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -58,7 +62,7 @@ def _own_hand(game, position: int) -> str:
 async def test_it_refuses_an_anonymous_socket(alice, bob):
     game = await sync_to_async(napad_game)(alice, bob)
     socket = await _socket(game.pk)
-    connected, code = await socket.connect()
+    connected, code = await socket.connect(timeout=WAIT)
     assert connected is False and code == 4401
     await _close()
 
@@ -66,7 +70,7 @@ async def test_it_refuses_an_anonymous_socket(alice, bob):
 async def test_it_refuses_a_stranger_at_an_invite_only_table(alice, bob, charlie):
     game = await sync_to_async(napad_game)(alice, bob, invite_only=True, invitees=[bob.player])
     socket = await _socket(game.pk, charlie)
-    connected, code = await socket.connect()
+    connected, code = await socket.connect(timeout=WAIT)
     assert connected is False and code == 4403
     await _close()
 
@@ -77,8 +81,8 @@ async def test_a_move_reaches_the_other_player_with_their_own_view(alice, bob, c
     waiter = bob if mover == alice else alice
     waiter_socket = await _socket(game.pk, waiter)
     spectator_socket = await _socket(game.pk, charlie)
-    assert (await waiter_socket.connect())[0] is True
-    assert (await spectator_socket.connect())[0] is True
+    assert (await waiter_socket.connect(timeout=WAIT))[0] is True
+    assert (await spectator_socket.connect(timeout=WAIT))[0] is True
     # On connect each page gets the table as it is now (a reconnecting page catches up).
     first = await waiter_socket.receive_from()
     assert 'id="game-live"' in first and 'hx-swap-oob="true"' in first
@@ -220,3 +224,50 @@ async def test_shared_renders_start_one_task_per_key_and_forget_failures():
     await shared.get("b", lambda: produce("b"))
     await shared.get("c", lambda: produce("c"))
     assert await shared.get("k", lambda: produce("again")) == "AGAIN"  # evicted: size 2
+
+
+async def test_a_sends_renders_need_no_database_and_the_spectators_come_first(
+    alice, bob, charlie, monkeypatch
+):
+    # Colt Express: a seated member's fragment also shows their standing orders, the one read
+    # a spectator's does not need. The send's one read brings everything (games/consumers.py),
+    # so no render opens a connection of its own; and the spectators' fragment, shared by most
+    # sockets, is rendered before the seated members' although they connected first.
+    from games.models import Ruleset
+    from games.services import play
+    from games.services.rulesets import rulesets_install_defaults
+
+    def colt_game():
+        rulesets_install_defaults()
+        game = play.game_create(
+            creator=alice,
+            ruleset=Ruleset.objects.get(slug="colt-express"),
+            seats=2,
+            turn_time_limit=timedelta(hours=1),
+        )
+        play.seat_join(game_id=game.pk, user=bob)
+        return play.game_start(game_id=game.pk, user=alice)
+
+    game = await sync_to_async(colt_game)()
+    players = [await _connected(game.pk, alice), await _connected(game.pk, bob)]
+    spectator = await _connected(game.pk, charlie)
+    rendered: list[tuple[int | None, bool]] = []
+
+    def watched(game, **kwargs):
+        html = render_game_live(game, **kwargs)
+        rendered.append((kwargs["position"], connections["default"].connection is None))
+        return html
+
+    monkeypatch.setattr(consumers, "render_game_live", watched)
+    mover = await sync_to_async(user_to_move)(game, [alice, bob])
+    action = await sync_to_async(first_legal)(game)
+    result = await sync_to_async(move_submit)(
+        game_id=game.pk, user=mover, action=json.dumps(action), expected_version=0
+    )
+    assert result.ok
+    for socket in (*players, spectator):
+        assert 'data-version="1"' in await socket.receive_from(timeout=WAIT)
+    assert [position for position, _ in rendered][0] is None
+    assert sorted(position for position, _ in rendered if position is not None) == [0, 1]
+    assert all(no_connection for _, no_connection in rendered), rendered
+    await _close(*players, spectator)

@@ -208,10 +208,12 @@ def test_the_page_fragment_for_htmx(alice, bob):
 # (session, user, player, savepoint, locked game, seats, guarded update, event, release, then
 # the fragment's game, seats and log). The bounds leave no room for a query per move.
 # The turn clocks add a fixed few (games/services/clocks): on the page the clock panel's
-# leave, notices and "+24 h" lookups; on a move also the next decision's leave and clock row.
+# leave, notices and "+24 h" lookups; on a move the clock row, notices and "+24 h" — the
+# next decision's leave is one read, shared by the turn clock and the answer's clock panel
+# (games/selectors.py read_once; it was two).
 # 8 for the table, 3 for the clock panel, 2 for the ratings' expected places.
 PAGE_QUERIES = 8 + 3 + 2
-MOVE_QUERIES = 12 + 5
+MOVE_QUERIES = 12 + 3
 
 
 def test_the_log_names_the_member_beside_their_gang(alice, bob):
@@ -263,6 +265,33 @@ def test_a_move_costs_the_same_queries_early_and_late(alice, bob, django_assert_
         with django_assert_max_num_queries(MOVE_QUERIES):
             response = _post_move(client, game, action)
         assert f'data-version="{expected_version + 1}"' in response.content.decode()
+
+
+def test_a_move_and_its_answer_parse_the_state_once(alice, bob, monkeypatch):
+    # The answer's board is drawn from the state the move just computed: one parse per move,
+    # to apply it (it was one more for the answer), early and late alike.
+    game = napad_game(alice, bob)
+    engine = get_engine("napad")
+    parses = []
+    real = type(engine).from_json
+
+    def counted(self, data):
+        parses.append(data["game"])
+        return real(self, data)
+
+    clients = {user.pk: _client(user) for user in (alice, bob)}
+    for _ in range(2):
+        action = first_legal(game)
+        client = clients[user_to_move(game, [alice, bob]).pk]
+        monkeypatch.setattr(type(engine), "from_json", counted)
+        parses.clear()
+        response = _post_move(client, game, action)
+        monkeypatch.undo()
+        assert f'data-version="{game.version + 1}"' in response.content.decode()
+        assert parses == ["napad"]
+        while game.version < 12:  # a 2-seat game lasts longer than this
+            play_one(game, [alice, bob])
+        game.refresh_from_db()
 
 
 def test_the_log_shows_my_private_events_only(alice, bob):

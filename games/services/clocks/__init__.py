@@ -9,6 +9,7 @@ from .deadlines import (
     ClockError,
     deadline_extend,
     extension_available,
+    extensions_given,
     turn_clock_after_move,
     turn_clock_start,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "deadline_extend",
     "digests_send",
     "extension_available",
+    "extensions_given",
     "leave_days_used",
     "players_on_leave",
     "turn_clock_after_move",

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop
 
 from games.broadcast import game_updated_on_commit
 from games.models import DeadlineExtension, Game, Player, Seat, TurnClock
+from games.selectors import read_once
 
 from .leave import clock_instant, leave_intervals, seat_leave_intervals
 from .policy import clock_policy
@@ -217,6 +218,15 @@ def deadline_extend(*, game_id: int, user: AbstractBaseUser, position: int) -> G
     return game
 
 
+def extensions_given(game: Game) -> set[int]:
+    """The seats given "+24 h" in this game (once each): one query per copy of the game."""
+    return read_once(
+        game,
+        "extensions_given",
+        lambda: set(DeadlineExtension.objects.filter(game=game).values_list("seat", flat=True)),
+    )
+
+
 def extension_available(
     game: Game, viewer: Player | None, seats: list[Seat] | None = None
 ) -> Seat | None:
@@ -230,7 +240,7 @@ def extension_available(
         return None
     # Asked on every render of a seated member's page (not only when someone else is to
     # move), so the page costs the same queries whoever's turn it is.
-    given = set(DeadlineExtension.objects.filter(game=game).values_list("seat", flat=True))
+    given = extensions_given(game)
     slow = next((s for s in seats if s.position == game.to_move[0]), None)
     if slow is None or slow.is_bot or slow.player_id in (None, viewer.pk):
         return None

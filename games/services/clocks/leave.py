@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.models import Game, Leave, Player, Seat
+from games.selectors import read_once
 
 DEFAULT_MAX_LEAVE_DAYS = 30
 # How far ahead a member may plan leave.
@@ -65,6 +66,18 @@ def leave_intervals(player: Player | None, after: datetime) -> list[tuple[dateti
     return sorted((start, end) for start, end in intervals if end > after)
 
 
+def _seated_leaves(game: Game, seats: list[Seat], since: date) -> list[Leave]:
+    """The leave of every member seated at ``game`` that has not ended before ``since``: one
+    query per copy of the game (games/selectors.py ``read_once``), shared by the move's turn
+    clock and the clock panel of its answer ("Alice is away"), which ask for the same day."""
+    members = tuple(sorted({seat.player_id for seat in seats if seat.player_id is not None}))
+    return read_once(
+        game,
+        ("seated_leaves", members, since),
+        lambda: list(Leave.objects.filter(player_id__in=members, end__gte=since)),
+    )
+
+
 def seat_leave_intervals(
     game: Game, position: int, after: datetime, seats: list[Seat] | None = None
 ) -> list[tuple[datetime, datetime]]:
@@ -79,7 +92,8 @@ def seat_leave_intervals(
             return []
         player = seat.player
         since = (after - timedelta(days=1)).date()
-        mine = Leave.objects.filter(player_id=player.pk, end__gte=since)
+        seated = _seated_leaves(game, seats, since)
+        mine = [leave for leave in seated if leave.player_id == player.pk]
         intervals = [leave_bounds(leave, player) for leave in mine]
         return sorted((start, end) for start, end in intervals if end > after)
     leaves = Leave.objects.filter(
@@ -131,11 +145,10 @@ def players_on_leave(
         if not seated:
             return []
         away = []
-        for leave in Leave.objects.filter(
-            player_id__in=list(seated),
-            start__lte=(now + timedelta(days=1)).date(),
-            end__gte=(now - timedelta(days=1)).date(),
-        ):
+        latest_start = (now + timedelta(days=1)).date()
+        for leave in _seated_leaves(game, seats, (now - timedelta(days=1)).date()):
+            if leave.start > latest_start:
+                continue
             for seat in seated[leave.player_id]:
                 leave.player = seat.player
                 if leave.start <= player_today(seat.player, now) <= leave.end:

@@ -1,0 +1,114 @@
+"""Reading a table: the whole game page and its HTMX board fragment against the floor view's
+GET, and the page late in a game against the page at move 10 (its time must not grow with the
+game's length).
+
+For each game (To jest napad! and Colt Express), two tables of the same four members: one
+stopped at move 10, one played to its last move before the end. The requests alternate —
+early page, late page, fragment, floor — in the same loop, so a busy moment of the machine
+weighs on all alike; each figure is a ratio of medians per repeat, reported as min / median /
+max over the repeats. The pages' sizes are reported too: a late board shows fewer cards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+
+from django.urls import reverse
+
+from .club import NAPAD_RULESET, game_started, logged_in_client, members_create, next_move
+from .stats import spread
+
+PLAYERS = 4
+EARLY_MOVE = 10
+RULESETS = {"napad": NAPAD_RULESET, "colt": "colt-express"}
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _played_to(users: list, clients: dict, rng: random.Random, slug: str, *, move: int | None):
+    """A table played ``move`` moves in (``None``: to its last move before the end), and the
+    member to move there. Played through the services' own move endpoint."""
+    while True:
+        game = game_started(users, slug=slug)
+        upcoming = next_move(game.pk, rng)
+        while upcoming is not None and (move is None or game.version < move):
+            user_id, version, action = upcoming
+            url = reverse("game_act", args=[game.pk])
+            data = {"action": json.dumps(action), "version": str(version)}
+            clients[user_id].post(url, data, **HTMX)
+            game.refresh_from_db()
+            following = next_move(game.pk, rng)
+            if following is None and move is None:
+                # One move from the end: stay here (the end screen is another page).
+                return game, upcoming[0]
+            upcoming = following
+        if upcoming is not None:
+            return game, upcoming[0]
+        # The game ended before ``move`` (never for move 10): deal another.
+
+
+def _timed(client, url: str, **extra) -> float:
+    started = time.perf_counter()
+    response = client.get(url, **extra)
+    elapsed = time.perf_counter() - started
+    if response.status_code != 200:
+        raise RuntimeError(f"{url} answered {response.status_code}")
+    return elapsed
+
+
+def pages_measure(*, requests: int, repeats: int) -> dict:
+    users = members_create(PLAYERS, prefix="reader")
+    clients = {user.pk: logged_in_client(user) for user in users}
+    rng = random.Random("bench-pages")  # noqa: S311 (choosing moves, not secrets)
+    return {
+        "players": PLAYERS,
+        "early_move": EARLY_MOVE,
+        "requests_per_repeat": requests,
+        **{
+            name: _one_game(users, clients, rng, slug, requests=requests, repeats=repeats)
+            for name, slug in RULESETS.items()
+        },
+        "target": "page/floor >= 0.40; fragment/floor >= 0.60; late/early page <= 1.05",
+    }
+
+
+def _one_game(users, clients, rng, slug: str, *, requests: int, repeats: int) -> dict:
+    early, early_viewer = _played_to(users, clients, rng, slug, move=EARLY_MOVE)
+    late, late_viewer = _played_to(users, clients, rng, slug, move=None)
+    floor_url = reverse("bench_baseline")
+    early_url = reverse("game_detail", args=[early.pk])
+    late_url = reverse("game_detail", args=[late.pk])
+    sizes = {
+        "early_page_bytes": len(clients[early_viewer].get(early_url).content),
+        "late_page_bytes": len(clients[late_viewer].get(late_url).content),
+    }
+    page, fragment, lateness = [], [], []
+    page_ms, fragment_ms, floor_ms = [], [], []
+    for _repeat in range(repeats + 1):
+        times: dict[str, list[float]] = {"early": [], "late": [], "fragment": [], "floor": []}
+        for _ in range(requests):
+            times["early"].append(_timed(clients[early_viewer], early_url))
+            times["late"].append(_timed(clients[late_viewer], late_url))
+            times["fragment"].append(_timed(clients[early_viewer], early_url, **HTMX))
+            times["floor"].append(_timed(clients[early_viewer], floor_url))
+        if _repeat == 0:
+            continue  # the warm-up: templates compiled, URL resolvers filled
+        median = {name: statistics.median(values) for name, values in times.items()}
+        page.append(median["floor"] / median["early"])
+        fragment.append(median["floor"] / median["fragment"])
+        lateness.append(median["late"] / median["early"])
+        page_ms.append(median["early"] * 1000)
+        fragment_ms.append(median["fragment"] * 1000)
+        floor_ms.append(median["floor"] * 1000)
+    return {
+        "late_move": late.version,
+        "page_to_floor": spread(page),
+        "fragment_to_floor": spread(fragment),
+        "late_page_over_early_page": spread(lateness),
+        "page_ms": spread(page_ms, 2),
+        "fragment_ms": spread(fragment_ms, 2),
+        "floor_ms": spread(floor_ms, 2),
+        **sizes,
+    }

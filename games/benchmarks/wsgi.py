@@ -1,0 +1,123 @@
+"""The move path through real gunicorn workers (``--wsgi``): moves per second against the floor
+through the same server, with one sync worker and with two, and what the second worker adds.
+
+Several clients (threads here, each playing a game of its own, so the row lock of one game
+does not serialise them) POST HTMX moves to gunicorn; in alternating bursts the same clients
+POST to the floor view instead. Every burst is timed on the wall clock, and the figures are
+the spread over the repeats. Choosing a move (one read of the game here) stands for the player
+thinking and costs the same in every burst; so does the occasional new game a client deals
+when its game ends.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from urllib.parse import urlencode
+
+from django.db import connections
+from django.urls import reverse
+
+from .club import csrf_headers, game_started, members_create, next_move, session_cookies
+from .servers import http_request, servers
+from .stats import spread
+
+PLAYERS = 4
+
+
+class _Client:
+    """One table's four members, playing their game through HTTP (a new one when it ends)."""
+
+    def __init__(self, index: int, rng: random.Random):
+        self.users = members_create(PLAYERS, prefix=f"wsgi{index}")
+        self.cookies = dict(zip((u.pk for u in self.users), session_cookies(self.users)))
+        self.rng = rng
+        self.game = game_started(self.users)
+        self.refused = 0
+
+    def move(self, port: int) -> None:
+        upcoming = next_move(self.game.pk, self.rng)
+        if upcoming is None:
+            self.game = game_started(self.users)
+            upcoming = next_move(self.game.pk, self.rng)
+        user_id, version, action = upcoming
+        body = urlencode({"action": json.dumps(action), "version": str(version)})
+        path = reverse("game_act", args=[self.game.pk])
+        status, text = http_request(
+            port, "POST", path, body=body, headers=csrf_headers(self.cookies[user_id])
+        )
+        if status != 200 or f'data-version="{version + 1}"' not in text:
+            self.refused += 1
+
+    def floor(self, port: int) -> None:
+        status, _text = http_request(
+            port,
+            "POST",
+            reverse("bench_baseline"),
+            body="note=bench",
+            headers=csrf_headers(next(iter(self.cookies.values()))),
+        )
+        if status != 200:
+            raise RuntimeError(f"the floor view answered {status} through gunicorn")
+
+
+def _burst(clients: list[_Client], work: str, port: int, each: int) -> float:
+    """``each`` requests per client, all clients at once: requests per wall second."""
+    failures: list[BaseException] = []
+
+    def run(client: _Client) -> None:
+        try:
+            for _ in range(each):
+                getattr(client, work)(port)
+        except BaseException as error:  # reported below, in the bench's own thread
+            failures.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(client,)) for client in clients]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    if failures:
+        raise failures[0]
+    return len(clients) * each / elapsed
+
+
+def wsgi_measure(*, clients: int, moves: int, repeats: int) -> dict:
+    rng = random.Random("bench-wsgi")  # noqa: S311 (choosing moves, not secrets)
+    tables = [_Client(index, rng) for index in range(clients)]
+    each = max(1, moves // clients)
+    result: dict = {"clients": clients, "requests_per_client_per_burst": each}
+    for workers in (1, 2):
+        with servers("gunicorn", 1, workers=workers) as started:
+            ((_server, port),) = started
+            # Warm up every worker (imports, templates, connections) outside the timings.
+            _burst(tables, "floor", port, 2)
+            _burst(tables, "move", port, 2)
+            move_rates, floor_rates, ratios = [], [], []
+            for _ in range(repeats):
+                move_rates.append(_burst(tables, "move", port, each))
+                floor_rates.append(_burst(tables, "floor", port, each))
+                ratios.append(move_rates[-1] / floor_rates[-1])
+        result[f"workers_{workers}"] = {
+            "moves_per_second": spread(move_rates, 1),
+            "floor_requests_per_second": spread(floor_rates, 1),
+            "ratio_move_to_floor": spread(ratios),
+        }
+    one, two = result["workers_1"], result["workers_2"]
+    result["refused_moves"] = sum(table.refused for table in tables)
+    # Medians of each: the repeats of the two servers ran minutes apart, not side by side.
+    result["two_workers_over_one_moves"] = round(
+        two["moves_per_second"]["median"] / one["moves_per_second"]["median"], 3
+    )
+    result["two_workers_over_one_floor"] = round(
+        two["floor_requests_per_second"]["median"] / one["floor_requests_per_second"]["median"],
+        3,
+    )
+    result["target"] = "move/floor >= 0.40; 2 workers / 1 (moves) >= 1.6"
+    return result
