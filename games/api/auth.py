@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils import translation
 from django.utils.translation import gettext as _
 from ninja.errors import AuthenticationError, HttpError
 from ninja.security import APIKeyCookie, HttpBearer
@@ -38,7 +39,21 @@ class BearerToken(HttpBearer):
             raise AuthenticationError(message=_("That API token is unknown or was revoked."))
         # Code further down (services, middleware-free helpers) reads request.user.
         request.user = user
+        _speak_the_members_language(request, user)
         return user
+
+
+def _speak_the_members_language(request: HttpRequest, user: Any) -> None:
+    """A script that names no language (no Accept-Language) is answered in its member's
+    profile language, as the site speaks to them; one that names a language gets it (the
+    LocaleMiddleware has chosen it already)."""
+    if request.headers.get("Accept-Language"):
+        return
+    player = getattr(user, "player", None)
+    language = getattr(player, "language", "")
+    if language in dict(settings.LANGUAGES):
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
 
 
 class SessionWithCsrf(APIKeyCookie):

@@ -217,3 +217,29 @@ def test_the_command_refuses_an_unknown_user(db):
     with pytest.raises(CommandError, match="no user called"):
         call_command("api_token", "nobody", stdout=io.StringIO())
     assert not ApiToken.objects.exists()
+
+
+def test_a_script_that_names_no_language_is_answered_in_its_members_language(
+    alice, alice_api, napad_running
+):
+    from django.utils import translation
+
+    alice.player.language = "pl"
+    alice.player.save()
+    game_id = napad_running["id"]
+    stale = {"action": {"type": "pass"}, "expected_version": 999}
+    english = "The game moved on since your page was drawn"
+    with translation.override("pl"):
+        polish = translation.gettext(
+            "The game moved on since your page was drawn; here is the table as it is now."
+        )
+    assert english not in polish
+
+    answer = alice_api.post(f"/api/games/{game_id}/actions", stale)
+    assert 400 <= answer.status_code < 500
+    assert answer.json()["detail"] == polish
+    assert answer["Content-Language"] == "pl"
+
+    # A script that asks for a language gets it.
+    alice_api.headers["Accept-Language"] = "en"
+    assert english in alice_api.post(f"/api/games/{game_id}/actions", stale).json()["detail"]
