@@ -3,6 +3,8 @@
 - References name the file, not the line (``--add-location=file``): moving code around no
   longer rewrites every ``.po``.
 - Obsolete messages are dropped (``--no-obsolete``).
+- ``tests/`` and ``var/`` are not searched: a test that says a message to check its
+  translation does not make it a message of the site.
 - The ``POT-Creation-Date`` header is kept when nothing else in a catalogue changed, so
   ``manage.py makemessages -a`` on an up-to-date tree leaves the files byte for byte as they
   were (``.ci/run`` checks that).
@@ -32,6 +34,8 @@ class Command(makemessages.Command):
     def handle(self, *args, **options):
         options["add_location"] = options.get("add_location") or "file"
         options["no_obsolete"] = True
+        # Tests say messages to check their translations; they are not where messages live.
+        options["ignore_patterns"] = [*(options.get("ignore_patterns") or []), "tests/*", "var/*"]
         before = {path: path.read_text() for path in self._catalogues()}
         super().handle(*args, **options)
         for path, old in before.items():
