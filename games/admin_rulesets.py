@@ -22,6 +22,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.bots import bot_choices, bot_kind_for, seat_bot_label
 from games.engines import ConfigError, get_engine
 from games.models import Ruleset, RulesText, SimulationRun
 from games.services.ruleset_admin import (
@@ -141,7 +142,8 @@ class SimulationStartForm(forms.Form):
         label=gettext_lazy("bots"),
         widget=forms.CheckboxSelectMultiple,
         help_text=gettext_lazy(
-            "The chosen bots share the seats; the line-up moves one seat each game."
+            "The chosen bots share the seats; the line-up moves one seat each game. A hard bot "
+            "thinks up to a second per move: a few hundred games with it take an hour."
         ),
     )
     compare_with_parent = forms.BooleanField(
@@ -156,8 +158,11 @@ class SimulationStartForm(forms.Form):
         counts = range(engine.min_players, engine.max_players + 1)
         self.fields["players"].choices = [(n, n) for n in counts]
         self.fields["players"].initial = min(4, engine.max_players)
-        self.fields["bots"].choices = [(name, name) for name in sorted(engine.bots)]
-        self.fields["bots"].initial = sorted(engine.bots)
+        self.fields["bots"].choices = bot_choices(engine)
+        # Easy and medium by default: quick runs; the hard bot is there to be picked.
+        self.fields["bots"].initial = [
+            name for name in (bot_kind_for(engine, "easy"), bot_kind_for(engine, "medium")) if name
+        ]
         if ruleset.cloned_from is None:
             del self.fields["compare_with_parent"]
 
@@ -456,7 +461,11 @@ def comparison_tables(summary: dict | None, baseline: dict | None) -> list[dict[
     for key, title in (("per_identity", _("Per gang / character")), ("per_bot", _("Per bot"))):
         names = sorted(set(summary[key]) | set(baseline[key] if baseline else ()))
         rows = [
-            _row(name, summary[key].get(name), baseline[key].get(name) if baseline else None)
+            _row(
+                seat_bot_label(name) if key == "per_bot" else name,
+                summary[key].get(name),
+                baseline[key].get(name) if baseline else None,
+            )
             for name in names
         ]
         tables.append({"title": title, "rows": rows})

@@ -19,6 +19,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.bots import seat_bot_label
 from games.engines import get_engine
 from games.gamelog import log_entries
 from games.models import Game, Seat
@@ -74,7 +75,7 @@ def chosen_options(game: Game) -> list[dict[str, str]]:
 def seat_name(seat: Seat) -> str:
     if seat.player is not None:
         return seat.player.display_name
-    return _("Bot (%(kind)s)") % {"kind": seat.bot_kind}
+    return seat_bot_label(seat.bot_kind)
 
 
 def action_key(action: dict[str, Any]) -> str:

@@ -45,9 +45,18 @@ class RulesetRef(Schema):
     name: str
 
 
+class BotOut(Schema):
+    name: str = Field(..., description="what a seat stores and bot_seats accepts")
+    level: Literal["easy", "medium", "hard"]
+    description: str
+
+
 class RulesetOut(RulesetRef):
     options: list[dict[str, Any]]
     bots: list[str]
+    bot_levels: list[BotOut] = Field(
+        ..., description="the bots by level, weakest first (bot_seats takes a name or a level)"
+    )
     min_players: int
     max_players: int
 
@@ -57,6 +66,9 @@ class SeatOut(Schema):
     name: str
     username: str | None
     bot: str | None
+    bot_level: Literal["easy", "medium", "hard"] | None = Field(
+        None, description="the level of the seat's bot, if it has one"
+    )
     identity: str
     score: int | None
     place: int | None
@@ -100,7 +112,8 @@ class TableCreateIn(Schema):
     options: dict[str, Any] = Field(default_factory=dict)
     turn_time_limit_minutes: int = Field(24 * 60, ge=1, le=14 * 24 * 60)
     bot_seats: dict[int, str] = Field(
-        default_factory=dict, description="seat position (from 0) to bot kind"
+        default_factory=dict,
+        description='seat position (from 0) to a bot name or a level ("easy", "medium", "hard")',
     )
     invite_only: bool = False
     invitees: list[Annotated[str, Field(pattern=USERNAME_PATTERN)]] = Field(

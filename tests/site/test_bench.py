@@ -41,12 +41,13 @@ def test_it_prints_every_section_with_numbers(tmp_path):
         "--sockets=2,5",
         "--sweep-games=50",
         "--sweep-due=4",
+        "--bot-games=1",
         "--table",
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
 
-    assert set(report["targets"]) == {"engines", "move_path", "queries", "fanout", "sweep"}
+    assert set(report["targets"]) == {"engines", "move_path", "queries", "fanout", "sweep", "bots"}
     for name in ("napad", "colt", "colt_time_machine"):
         assert _is_number(report["engines"][name]["games_per_cpu_second"])
         assert report["engines"][name]["games"] == 3
@@ -78,8 +79,28 @@ def test_it_prints_every_section_with_numbers(tmp_path):
     assert _is_number(sweep["sweep_seconds"])
     assert _is_number(sweep["beat_sweep_seconds"])
 
+    for name in ("napad", "colt", "colt_time_machine"):
+        bots = report["bots"][name]
+        assert bots["games"] == 1 and bots["decisions"] > 0
+        assert _is_number(bots["median_cpu_seconds"]) and _is_number(bots["max_cpu_seconds"])
+
     # The readable table goes to stderr, so stdout stays one JSON document.
     assert "fan-out 5 sockets" in done.stderr and "ratio move/baseline" in done.stderr
+    assert "hard bot decision, colt" in done.stderr
+
+
+def test_it_measures_another_copy_of_the_engines_side_by_side(tmp_path):
+    engines = ROOT / "games" / "engines"
+    done = _bench(
+        tmp_path, "--only=engines", "--engine-games=2", f"--engines-baseline={engines}"
+    )
+    assert done.returncode == 0, done.stderr
+    side = json.loads(done.stdout)["engines"]["side_by_side"]
+    assert side["baseline"] == str(engines)
+    for name in ("napad", "colt", "colt_time_machine"):
+        figure = side[name]
+        assert figure["games"] == 2
+        assert _is_number(figure["speed_up"]) and figure["speed_up"] > 0
 
 
 def test_it_refuses_an_unknown_section(tmp_path):

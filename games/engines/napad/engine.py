@@ -48,6 +48,7 @@ from .config import (
 )
 from .config import default_config as _default_config
 from .config import validate_config as _validate_config
+from .search import SEARCH_BOT
 
 PASS_LABEL = "Pass"  # noqa: S105 (a button label, not a password)
 # The two play actions of every card of a deck, by id(deck). legal_actions is on every bot's
@@ -113,7 +114,7 @@ class NapadEngine(Engine):
     name = "To jest napad!"
     min_players = 2
     max_players = 4
-    bots = BOTS
+    bots = {**BOTS, "search": SEARCH_BOT}
     # (the config object last set up from, a snapshot of it, its validated form)
     _last_config: tuple[Any, Any, dict[str, Any]] | None = None
 

@@ -2,10 +2,12 @@
 readable table on stderr, so stdout stays machine-readable).
 
 Sections (one module each in ``games.benchmarks``): engines, move_path, queries, fanout,
-sweep. Every figure sits next to its target; targets are reported, never asserted. A run
-builds its own throwaway database (a temporary SQLite file, or a uniquely named database on
-the server of ``--database-url``) and drops it at the end. ``--quick`` is the same run, smaller,
-in well under a minute.
+sweep, bots. ``--engines-baseline DIR`` adds a side-by-side measurement of another copy of the
+engines (e.g. the main branch's ``games/engines``) to the engines section. Every figure sits
+next to its target; targets are reported, never asserted. A run builds its own throwaway
+database (a temporary SQLite file, or a uniquely named database on the server of
+``--database-url``) and drops it at the end. ``--quick`` is the same run, smaller, in a minute
+or two.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from games.benchmarks import TARGETS
+from games.benchmarks.bots import bots_measure
 from games.benchmarks.engines import engines_measure
 from games.benchmarks.environment import bench_environment
 from games.benchmarks.fanout import fanout_measure
@@ -29,9 +32,23 @@ from games.benchmarks.move_path import move_path_measure
 from games.benchmarks.queries import queries_measure
 from games.benchmarks.sweep import sweep_measure
 
-SECTIONS = ("engines", "move_path", "queries", "fanout", "sweep")
-FULL = {"engine_games": 2000, "moves": 400, "sockets": "50,200", "sweep_games": 100_000}
-QUICK = {"engine_games": 100, "moves": 60, "sockets": "50,200", "sweep_games": 5_000}
+SECTIONS = ("engines", "move_path", "queries", "fanout", "sweep", "bots")
+# Sections that need no database.
+PURE = {"engines", "bots"}
+FULL = {
+    "engine_games": 2000,
+    "moves": 400,
+    "sockets": "50,200",
+    "sweep_games": 100_000,
+    "bot_games": 4,
+}
+QUICK = {
+    "engine_games": 100,
+    "moves": 60,
+    "sockets": "50,200",
+    "sweep_games": 5_000,
+    "bot_games": 1,
+}
 
 
 def _sizes(text: str) -> list[int]:
@@ -65,6 +82,12 @@ class Command(BaseCommand):
             help="memory (default: in-process) or the site's configured layer (e.g. Redis).",
         )
         parser.add_argument("--engine-games", type=int, help="Games per engine measurement.")
+        parser.add_argument(
+            "--engines-baseline",
+            default="",
+            help="Also measure this copy of games/engines side by side (e.g. main's).",
+        )
+        parser.add_argument("--bot-games", type=int, help="Games per hard-bot measurement.")
         parser.add_argument("--moves", type=int, help="Moves (and baseline requests) timed.")
         parser.add_argument("--sockets", help="Fan-out sizes, e.g. 50,200.")
         parser.add_argument("--sweep-games", type=int, help="Running games for the sweep.")
@@ -77,14 +100,16 @@ class Command(BaseCommand):
         if unknown:
             raise CommandError(f"--only: unknown section(s) {', '.join(unknown)}")
         sizes = dict(QUICK if options["quick"] else FULL)
-        for key in ("engine_games", "moves", "sockets", "sweep_games"):
+        for key in ("engine_games", "moves", "sockets", "sweep_games", "bot_games"):
             if options[key] is not None:
                 sizes[key] = options[key]
         sweep_due = options["sweep_due"]
         if sweep_due is None:
             sweep_due = max(1, sizes["sweep_games"] // 100)
-        if min(sizes["engine_games"], sizes["moves"], sizes["sweep_games"]) < 1:
-            raise CommandError("--engine-games, --moves and --sweep-games must be at least 1")
+        if min(sizes["engine_games"], sizes["moves"], sizes["sweep_games"], sizes["bot_games"]) < 1:
+            raise CommandError(
+                "--engine-games, --moves, --sweep-games and --bot-games must be at least 1"
+            )
         sockets = _sizes(str(sizes["sockets"]))
         if options["channel_layer"] == "configured" and not settings.REDIS_URL:
             # The embedded layer keeps its messages in the club's own SQLite file.
@@ -103,14 +128,23 @@ class Command(BaseCommand):
         }
         timings = report["bench"]["section_seconds"] = {}
         if "engines" in sections:
-            self._run(report, timings, "engines", engines_measure, games=sizes["engine_games"])
+            self._run(
+                report,
+                timings,
+                "engines",
+                engines_measure,
+                games=sizes["engine_games"],
+                baseline=options["engines_baseline"] or None,
+            )
+        if "bots" in sections:
+            self._run(report, timings, "bots", bots_measure, games=sizes["bot_games"])
         # The engines need no database; build one only for the sections that do.
         environment = (
             bench_environment(
                 database_url=options["database_url"] or None,
                 channel_layer=options["channel_layer"],
             )
-            if set(sections) - {"engines"}
+            if set(sections) - PURE
             else contextlib.nullcontext({})
         )
         with environment as described:
@@ -162,6 +196,29 @@ def _table(report: dict) -> str:
                     f">= {figure['target_games_per_second']:,}",
                 )
             )
+    side = engines.get("side_by_side")
+    if side:
+        for name in ("napad", "colt", "colt_time_machine"):
+            figure = side[name]
+            rows.append(
+                (
+                    f"engine {name} vs baseline",
+                    f"{figure['this_games_per_cpu_second']:,} vs "
+                    f"{figure['baseline_games_per_cpu_second']:,} games/s/core "
+                    f"(x{figure['speed_up']})",
+                    "x2",
+                )
+            )
+    for name, figure in report.get("bots", {}).items():
+        rows.append(
+            (
+                f"hard bot decision, {name}",
+                f"median {figure['median_cpu_seconds']} s, max {figure['max_cpu_seconds']} s "
+                f"({figure['decisions']} decisions)",
+                f"median <= {figure['target_median_cpu_seconds']} s, "
+                f"max <= {figure['target_max_cpu_seconds']} s",
+            )
+        )
     move = report.get("move_path")
     if move:
         rows += [
