@@ -148,59 +148,88 @@ def _capture_records(
     return list(records.values())
 
 
+# Per deck (by id, holding the deck so the id stays its own): for each card, its two halves as
+# (colour, value, both halves' values), the first half first.
+_HALVES: dict[int, tuple[list[Any], list[tuple[tuple[str, int, int], ...]]]] = {}
+
+
+def _halves(deck: list[list[list[Any]]]) -> list[tuple[tuple[str, int, int], ...]]:
+    entry = _HALVES.get(id(deck))
+    if entry is None or entry[0] is not deck:
+        if len(_HALVES) > 256:
+            _HALVES.clear()
+        table = []
+        for first, second in deck:
+            both = first[1] + second[1]
+            table.append(((first[0], first[1], both), (second[0], second[1], both)))
+        entry = _HALVES[id(deck)] = (deck, table)
+    return entry[1]
+
+
+def board_of(world: State) -> tuple[dict[str, int], dict[str, list[int]]]:
+    """What the medium bot weighs, per colour: the prize on the train and each seat's total."""
+    wagons = world["wagons"]
+    decks = world["decks"]
+    prizes = {"yellow": 0, "red": 0, "green": 0}
+    for wagon in world["train"]:
+        prizes[wagons[wagon][0]] += wagons[wagon][1]
+    players = world["players"]
+    totals = {colour: [0] * players for colour in COLOURS}
+    for seat, cards in enumerate(world["played"]):
+        deck = decks[seat]
+        for card, colour in cards:
+            first, second = deck[card]
+            totals[colour][seat] += first[1] if first[0] == colour else second[1]
+    return prizes, totals
+
+
 def fast_choice(world: State, seat: int, rng: random.Random) -> dict[str, Any]:
     """The medium bot's choice (``bots.heuristic_choice``) computed from a world directly.
 
     Same rules, same order of actions and of ``rng`` draws, without building a view: bid for
     expected loot, stall where a card cannot win while rivals still bid, else pass; forced to
-    open, spend the weakest half. (Written for speed: it runs at every step of a playout.)
-    """
-    players = world["players"]
-    decks = world["decks"]
-    wagons = world["wagons"]
-    deck = decks[seat]
-    prizes = {"yellow": 0, "red": 0, "green": 0}
-    for wagon in world["train"]:
-        prizes[wagons[wagon][0]] += wagons[wagon][1]
-    mine_by = {"yellow": 0, "red": 0, "green": 0}
-    rival_best = {"yellow": 0, "red": 0, "green": 0}
-    played = world["played"]
+    open, spend the weakest half."""
+    return choose(world, seat, rng, *board_of(world))
+
+
+def choose(
+    world: State,
+    seat: int,
+    rng: random.Random,
+    prizes: dict[str, int],
+    totals: dict[str, list[int]],
+) -> dict[str, Any]:
+    """:func:`fast_choice` with the board (:func:`board_of`) given: a playout keeps it up to
+    date as cards are played instead of adding the table up again at every step."""
+    deck = world["decks"][seat]
     passed = world["passed"]
     rivals_bidding = 0
-    for other in range(players):
-        cards = played[other]
-        if other == seat:
-            for card, colour in cards:
-                first, second = deck[card]
-                mine_by[colour] += first[1] if first[0] == colour else second[1]
-            continue
-        if not passed[other]:
+    for other in range(len(passed)):
+        if other != seat and not passed[other]:
             rivals_bidding += 1
-        if not cards:
-            continue
-        other_deck = decks[other]
-        sums = {"yellow": 0, "red": 0, "green": 0}
-        for card, colour in cards:
-            first, second = other_deck[card]
-            sums[colour] += first[1] if first[0] == colour else second[1]
-        for colour, total in sums.items():
-            if total > rival_best[colour]:
-                rival_best[colour] = total
+    mine_by = {}
+    rival_best = {}
+    for colour, row in totals.items():
+        mine_by[colour] = row[seat]
+        best_other = 0
+        for other in range(len(row)):
+            if other != seat and row[other] > best_other:
+                best_other = row[other]
+        rival_best[colour] = best_other
     safe = float(SAFE_LEAD_PER_RIVAL * rivals_bidding)
 
     best = None
     best_gain = 0.0
     stall = None
     hand = world["hands"][seat]
+    halves = _halves(deck)
     for card in hand:
-        first, second = deck[card]
-        for up, other in ((first, second), (second, first)):
-            colour = up[0]
+        for colour, value, both in halves[card]:
             mine = mine_by[colour]
-            after = mine + up[1]
+            after = mine + value
             rival = rival_best[colour]
             if after <= rival:
-                key = (-(prizes[colour] if after == rival else 0), up[1], card, colour)
+                key = (-(prizes[colour] if after == rival else 0), value, card, colour)
                 if stall is None or key < stall:
                     stall = key
                 continue
@@ -209,9 +238,16 @@ def fast_choice(world: State, seat: int, rng: random.Random) -> dict[str, Any]:
                 won = 1.0
                 before = 1.0 if mine > rival else 0.0
             else:
-                won = min(1.0, (after - rival) / safe)
-                before = min(1.0, (mine - rival) / safe) if mine > rival else 0.0
-            gain = prizes[colour] * (won - before) - won * CARD_POINT_COST * (up[1] + other[1])
+                won = (after - rival) / safe
+                if won > 1.0:
+                    won = 1.0
+                if mine > rival:
+                    before = (mine - rival) / safe
+                    if before > 1.0:
+                        before = 1.0
+                else:
+                    before = 0.0
+            gain = prizes[colour] * (won - before) - won * CARD_POINT_COST * both
             if gain <= 0:
                 continue
             gain += rng.random() * 1e-3
@@ -258,9 +294,18 @@ class NapadAdapter:
     ) -> float:
         apply = engine.apply
         state, _events = apply(world, seat, action)
+        prizes, totals = board_of(state)
         while state["turn"] is not None:
             mover = state["turn"]
-            state, _events = apply(state, mover, fast_choice(state, mover, rng))
+            move = choose(state, mover, rng, prizes, totals)
+            after, _events = apply(state, mover, move)
+            if after["round"] != state["round"]:
+                prizes, totals = board_of(after)
+            elif move["type"] == "play":
+                first, second = state["decks"][mover][move["card"]]
+                colour = move["colour"]
+                totals[colour][mover] += first[1] if first[0] == colour else second[1]
+            state = after
         return win_reward(effective_scores(state), seat, MARGIN_SCALE)
 
 

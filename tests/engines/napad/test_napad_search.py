@@ -134,3 +134,30 @@ def test_a_single_legal_action_is_played_without_searching(engine, monkeypatch):
     monkeypatch.setattr(SEARCH_BOT.adapter, "sample_world", no_world)
     lone = {"seat": 0, "view": {}, "legal_actions": [{"type": "pass", "label": "Pass"}]}
     assert SEARCH_BOT.decide(engine, lone, random.Random(1)) == {"type": "pass", "label": "Pass"}
+
+
+def test_a_playout_keeps_the_table_totals_it_is_given_right(engine, monkeypatch):
+    """Playouts add each played card to the totals instead of adding the table up again:
+    at every step of whole playouts the running totals equal a fresh count."""
+    from games.engines.napad import search
+
+    original = search.choose
+    checked = []
+
+    def checking(world, seat, rng, prizes, totals):
+        assert (prizes, totals) == search.board_of(world)
+        checked.append(seat)
+        return original(world, seat, rng, prizes, totals)
+
+    monkeypatch.setattr(search, "choose", checking)
+    for number in range(6):
+        state = _position(engine, {"seed": number, "players": 2 + number % 3,
+                                   "choices": number, "variant_a_bullets": False,
+                                   "variant_b_twos": False, "public_captures": False}, number * 7)
+        (seat,) = engine.to_move(state)
+        observation = observe(engine, state, seat)
+        action = {k: v for k, v in observation["legal_actions"][0].items() if k != "label"}
+        world = sample_world(observation, random.Random(number))
+        reward = SEARCH_BOT.adapter.playout(engine, world, seat, action, random.Random(number))
+        assert 0.0 <= reward <= 1.0
+    assert len(checked) > 100
