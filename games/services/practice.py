@@ -70,9 +70,7 @@ def practice_game_start(*, user: AbstractBaseUser, table: str) -> Game:
             ruleset=ruleset,
             seats=seats,
             options={
-                key: value
-                for key, value in options.items()
-                if ruleset.config.get(key) != value
+                key: value for key, value in options.items() if ruleset.config.get(key) != value
             },
             turn_time_limit=PRACTICE_TURN_TIME,
             bot_seats={position: hard for position in range(1, seats)},

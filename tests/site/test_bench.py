@@ -91,9 +91,7 @@ def test_it_prints_every_section_with_numbers(tmp_path):
 
 def test_it_measures_another_copy_of_the_engines_side_by_side(tmp_path):
     engines = ROOT / "games" / "engines"
-    done = _bench(
-        tmp_path, "--only=engines", "--engine-games=2", f"--engines-baseline={engines}"
-    )
+    done = _bench(tmp_path, "--only=engines", "--engine-games=2", f"--engines-baseline={engines}")
     assert done.returncode == 0, done.stderr
     side = json.loads(done.stdout)["engines"]["side_by_side"]
     assert side["baseline"] == str(engines)

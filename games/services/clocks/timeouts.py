@@ -34,6 +34,7 @@ from .policy import clock_policy
 
 logger = logging.getLogger(__name__)
 
+
 def stand_in_bot_kind(game: Game) -> str:
     """The bot that takes a seat of ``game``: its clock policy's level (a league's choice;
     medium by default), or the engine's first bot if it has no bot at that level."""

@@ -61,18 +61,28 @@ def test_the_honesty_test_can_tell_a_peeking_bot(engine, monkeypatch):
     instead of the view, the decision changes with what the seat cannot see."""
     from games.engines.napad import search
 
+    truth = {}
+
+    def true_world(_observation, _rng):
+        return copy.deepcopy(truth["state"])
+
     caught = 0
     for number in range(40):
-        table = {"seed": number, "players": 3, "choices": number, "variant_a_bullets": False,
-                 "variant_b_twos": False, "public_captures": False}
+        table = {
+            "seed": number,
+            "players": 3,
+            "choices": number,
+            "variant_a_bullets": False,
+            "variant_b_twos": False,
+            "public_captures": False,
+        }
         state = _position(engine, table, 4 + number % 9)
         if engine.is_over(state):
             continue
         (seat,) = engine.to_move(state)
         changed = hide_differently(state, seat, random.Random(number))
         with monkeypatch.context() as patch:
-            truth = {}
-            patch.setattr(search, "sample_world", lambda _obs, _rng: copy.deepcopy(truth["state"]))
+            patch.setattr(search, "sample_world", true_world)
             truth["state"] = state
             first = _decide(engine, state, seat, 1)
             truth["state"] = changed
@@ -115,8 +125,18 @@ def test_playouts_play_the_medium_bots_moves(engine, table, steps, seed):
 
 
 def test_a_decision_is_reproduced_from_the_bots_seed_and_changes_nothing(engine):
-    state = _position(engine, {"seed": 5, "players": 4, "choices": 5, "variant_a_bullets": True,
-                               "variant_b_twos": True, "public_captures": False}, 10)
+    state = _position(
+        engine,
+        {
+            "seed": 5,
+            "players": 4,
+            "choices": 5,
+            "variant_a_bullets": True,
+            "variant_b_twos": True,
+            "public_captures": False,
+        },
+        10,
+    )
     (seat,) = engine.to_move(state)
     before = copy.deepcopy(state)
     observation = observe(engine, state, seat)
@@ -151,9 +171,18 @@ def test_a_playout_keeps_the_table_totals_it_is_given_right(engine, monkeypatch)
 
     monkeypatch.setattr(search, "choose", checking)
     for number in range(6):
-        state = _position(engine, {"seed": number, "players": 2 + number % 3,
-                                   "choices": number, "variant_a_bullets": False,
-                                   "variant_b_twos": False, "public_captures": False}, number * 7)
+        state = _position(
+            engine,
+            {
+                "seed": number,
+                "players": 2 + number % 3,
+                "choices": number,
+                "variant_a_bullets": False,
+                "variant_b_twos": False,
+                "public_captures": False,
+            },
+            number * 7,
+        )
         (seat,) = engine.to_move(state)
         observation = observe(engine, state, seat)
         action = {k: v for k, v in observation["legal_actions"][0].items() if k != "label"}
