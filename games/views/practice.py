@@ -1,5 +1,5 @@
-""" "Play against bots": one POST deals a practice table (``games.services.practice``) and opens
-it; a member who already has one running for that game is taken back to it."""
+"""Practice ("Play against bots"): one POST deals a practice table (``games.services.practice``)
+and opens it; a member who already has one running for that game is taken back to it."""
 
 from __future__ import annotations
 
