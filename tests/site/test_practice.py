@@ -33,6 +33,9 @@ def test_home_and_lobby_offer_practice_against_bots(alice_client, page):
     for table in ("napad", "colt", "colt_time_machine"):
         assert f'name="table" value="{table}"' in html
     assert "Play against bots" in html
+    if page == "/games/":
+        # The member's own games stay first in the lobby; practice comes after them.
+        assert html.index('id="my-games"') < html.index('id="practice-title"')
 
 
 def test_one_click_deals_a_running_table_with_hard_bots(alice, alice_client):
