@@ -31,7 +31,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -97,22 +96,11 @@ def _without_label(action: Action) -> Action:
 
 
 class SearchBot:
-    """A bot that searches an adapter's sampled worlds within a budget.
+    """A bot that searches an adapter's sampled worlds within a budget."""
 
-    ``budget_for(observation)`` may size the budget per decision (e.g. fewer playouts when
-    the game is long); by default ``budget`` is used as it is.
-    """
-
-    def __init__(
-        self,
-        adapter: Adapter,
-        budget: Budget,
-        *,
-        budget_for: Callable[[Observation, Budget], Budget] | None = None,
-    ):
+    def __init__(self, adapter: Adapter, budget: Budget):
         self.adapter = adapter
         self.budget = budget
-        self.budget_for = budget_for
 
     def __call__(self, engine: Any, state: State, seat: int, rng: random.Random) -> Action:
         observation = observe(engine, state, seat)
@@ -135,8 +123,6 @@ class SearchBot:
             return actions[0]
         if budget is None:
             budget = self.budget
-            if self.budget_for is not None:
-                budget = self.budget_for(observation, budget)
         return actions[self.search(engine, observation, rng, budget).ranking[0]]
 
     def search(

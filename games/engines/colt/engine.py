@@ -120,7 +120,9 @@ class ColtEngine(Engine):
             or seat not in range(state["players"])
         ):
             raise IllegalAction(f"There is no seat {seat!r} at this table.")
-        if seat not in flow.to_move(state):
+        # flow.to_move, without building its list: the one seat that acts now.
+        phase = state["phase"]
+        if seat != (state["queue"][0] if phase == "schemin" else state["pending"]["seat"]):
             raise IllegalAction("It is not your turn to act.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction('An action must be an object with a "type".')
