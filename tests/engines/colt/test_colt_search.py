@@ -102,3 +102,17 @@ def test_a_decision_is_reproduced_from_the_bots_seed_and_changes_nothing():
     assert observation == kept, "the search changed the observation it was given"
     assert state == before
     assert SEARCH_BOT.decide(ENGINE, observation, random.Random(3), TEST_BUDGET) == first
+
+
+@POSITIONS
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32), tm=st.booleans())
+def test_playout_scores_rank_like_the_engines_result(players, seed, tm):
+    from games.engines.colt.search import effective_scores
+
+    state = _advance(players, seed, 10_000, tm)
+    assert ENGINE.is_over(state)
+    scores = effective_scores(state)
+    best = max(scores)
+    winners = {seat for seat, score in enumerate(scores) if score == best}
+    result = ENGINE.result(state)
+    assert winners == {row["seat"] for row in result["ranking"] if row["place"] == 1}

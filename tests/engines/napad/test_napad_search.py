@@ -190,3 +190,18 @@ def test_a_playout_keeps_the_table_totals_it_is_given_right(engine, monkeypatch)
         reward = SEARCH_BOT.adapter.playout(engine, world, seat, action, random.Random(number))
         assert 0.0 <= reward <= 1.0
     assert len(checked) > 100
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(table=tables)
+def test_playout_scores_rank_like_the_engines_result(engine, table):
+    from games.engines.napad.search import effective_scores
+
+    state = _position(engine, table, 10_000)
+    assert engine.is_over(state)
+    scores = effective_scores(state)
+    result = engine.result(state)
+    assert [round(score) for score in scores] == result["scores"]
+    best = max(scores)
+    winners = {seat for seat, score in enumerate(scores) if score == best}
+    assert winners == {row["seat"] for row in result["ranking"] if row["place"] == 1}
