@@ -50,7 +50,7 @@ from .state import STATE_VERSION
 State = dict[str, Any]
 # Rewards squash the margin over the best rival with this many dollars.
 MARGIN_SCALE = 1000.0
-BUDGET = Budget(playouts=120, cpu_seconds=0.8)
+BUDGET = Budget(playouts=80, cpu_seconds=0.8)
 
 
 def _tokens(counts: dict[str, int], purses: list[int]) -> list[str]:

@@ -35,7 +35,7 @@ State = dict[str, Any]
 # Rewards squash the margin over the best rival with this many points.
 MARGIN_SCALE = 6.0
 # What a hard decision may spend: playouts first; the CPU cap is the safety net.
-BUDGET = Budget(playouts=160, cpu_seconds=0.8)
+BUDGET = Budget(playouts=100, cpu_seconds=0.8)
 
 
 def sample_world(observation: Observation, rng: random.Random) -> State:
