@@ -82,6 +82,7 @@ class TableOut(Schema):
     version: int
     seats_count: int
     invite_only: bool
+    practice: bool = Field(False, description='a "play against bots" table: no rating counts it')
     created_by: str | None
     turn_time_limit_minutes: int
     seats: list[SeatOut]

@@ -99,6 +99,7 @@ def table_data(
         "version": game.version,
         "seats_count": game.seats_count,
         "invite_only": game.invite_only,
+        "practice": game.practice,
         "created_by": usernames.get(game.created_by_id),
         "turn_time_limit_minutes": int(game.turn_time_limit.total_seconds() // 60),
         "seats": [

@@ -34,3 +34,14 @@ def test_an_unknown_level_is_refused(alice_api):
     # A play error (400), as for any bot the game does not have.
     assert response.status_code == 400
     assert "grandmaster" in response.content.decode()
+
+
+def test_a_practice_table_says_so(alice, alice_api):
+    from games.services.practice import practice_game_start
+
+    game = practice_game_start(user=alice, table="napad")
+    table = alice_api.get(f"/api/games/{game.pk}").json()
+    assert table["practice"] is True
+    assert [seat["bot_level"] for seat in table["seats"]] == [None, "hard", "hard", "hard"]
+    ordinary = alice_api.post("/api/tables", {"kind": "napad", "seats": 2}).json()
+    assert ordinary["practice"] is False
