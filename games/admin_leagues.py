@@ -53,6 +53,7 @@ class LeagueAdmin(admin.ModelAdmin):
                     "max_table_size",
                     "turn_time_limit",
                     "timeouts_before_bot",
+                    "stand_in_level",
                     "leave_days_per_season",
                     "round_length",
                     "round_interval",

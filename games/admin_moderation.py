@@ -22,9 +22,11 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.bots import bot_choices, seat_bot_label
 from games.engines import get_engine
 from games.forms.fields import WholeNumberField
 from games.models import Game, ModerationAction, Player
+from games.services.clocks.timeouts import stand_in_bot_kind
 from games.services.moderation import (
     ModerationError,
     deadline_extend,
@@ -63,7 +65,8 @@ def _seat_choices(game: Game) -> list[tuple[int, str]]:
     for seat in game.seats.select_related("player").order_by("position"):
         who = seat.player.display_name if seat.player else ""
         if seat.bot_kind:
-            who = f"{who} (bot: {seat.bot_kind})" if who else f"bot: {seat.bot_kind}"
+            bot = seat_bot_label(seat.bot_kind)
+            who = f"{who} ({bot})" if who else bot
         choices.append((seat.position, f"{seat.position + 1}: {who or '—'}"))
     return choices
 
@@ -81,7 +84,10 @@ class SeatToBotForm(forms.Form):
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["seat"].choices = _seat_choices(game)
-        self.fields["bot_kind"].choices = [(n, n) for n in sorted(get_engine(game.kind).bots)]
+        engine = get_engine(game.kind)
+        self.fields["bot_kind"].choices = bot_choices(engine)
+        # The level the table's clock would hand the seat to (a league's stand-in level).
+        self.fields["bot_kind"].initial = stand_in_bot_kind(game)
 
 
 class SeatToSubstituteForm(forms.Form):

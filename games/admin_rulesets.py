@@ -22,6 +22,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.bots import bot_choices, bot_kind_for, seat_bot_label
 from games.engines import ConfigError, get_engine
 from games.forms.fields import WholeNumberField
 from games.models import Ruleset, RulesText, SimulationRun
@@ -38,7 +39,7 @@ from games.services.ruleset_admin import (
 )
 from games.services.simulation import SimulationError, simulation_start, simulation_summary
 from games.templatetags.board_labels import gang_name
-from games.wording import bot_label, config_problems
+from games.wording import config_problems
 
 # -- ruleset form -----------------------------------------------------------------------------
 
@@ -145,7 +146,8 @@ class SimulationStartForm(forms.Form):
         label=gettext_lazy("bots"),
         widget=forms.CheckboxSelectMultiple,
         help_text=gettext_lazy(
-            "The chosen bots share the seats; the line-up moves one seat each game."
+            "The chosen bots share the seats; the line-up moves one seat each game. A hard bot "
+            "thinks up to a second per move: a few hundred games with it take an hour."
         ),
     )
     compare_with_parent = forms.BooleanField(
@@ -160,8 +162,11 @@ class SimulationStartForm(forms.Form):
         counts = range(engine.min_players, engine.max_players + 1)
         self.fields["players"].choices = [(n, n) for n in counts]
         self.fields["players"].initial = min(4, engine.max_players)
-        self.fields["bots"].choices = [(name, name) for name in sorted(engine.bots)]
-        self.fields["bots"].initial = sorted(engine.bots)
+        self.fields["bots"].choices = bot_choices(engine)
+        # Easy and medium by default: quick runs; the hard bot is there to be picked.
+        self.fields["bots"].initial = [
+            name for name in (bot_kind_for(engine, "easy"), bot_kind_for(engine, "medium")) if name
+        ]
         if ruleset.cloned_from is None:
             del self.fields["compare_with_parent"]
 
@@ -458,7 +463,7 @@ def comparison_tables(summary: dict | None, baseline: dict | None) -> list[dict[
         seat_rows.append(_row(_("Seat %(n)s") % {"n": index + 1}, run_row, base_row))
     tables.append({"title": _("Per seat"), "rows": seat_rows})
     # Gangs and bot kinds in the organiser's language (the board's and the log's words).
-    named = {"per_identity": gang_name, "per_bot": bot_label}
+    named = {"per_identity": gang_name, "per_bot": seat_bot_label}
     for key, title in (("per_identity", _("Per gang / character")), ("per_bot", _("Per bot"))):
         names = sorted(set(summary[key]) | set(baseline[key] if baseline else ()))
         rows = [

@@ -19,11 +19,12 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.bots import seat_bot_label
 from games.engines import get_engine
 from games.gamelog import log_entries
 from games.models import Game, Seat
 from games.selectors import game_chat, game_recent_events, game_state
-from games.wording import action_label, bot_label, say
+from games.wording import action_label, say
 
 LOG_LINES = 20
 LIVE_TEMPLATE = "games/game_detail.html#live"
@@ -75,7 +76,7 @@ def chosen_options(game: Game) -> list[dict[str, str]]:
 def seat_name(seat: Seat) -> str:
     if seat.player is not None:
         return seat.player.display_name
-    return _("Bot (%(kind)s)") % {"kind": bot_label(seat.bot_kind)}
+    return seat_bot_label(seat.bot_kind)
 
 
 def action_key(action: dict[str, Any]) -> str:

@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from .views import clocks, lobby, pages, play, push_devices, pwa, rules
+from .views import clocks, lobby, pages, play, practice, push_devices, pwa, rules
 from .views import leagues as league_views
 
 urlpatterns = [
     path("", pages.home, name="home"),
     path("games/", lobby.lobby, name="lobby"),
     path("games/new", lobby.game_create_view, name="game_create"),
+    path("games/practice", practice.practice_start, name="practice_start"),
     path("games/<int:game_id>/", play.game_detail, name="game_detail"),
     path("games/<int:game_id>/act", play.game_act, name="game_act"),
     path("games/<int:game_id>/join", play.seat_join, name="seat_join"),

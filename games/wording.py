@@ -27,6 +27,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext, pgettext
 
+from games.bots import bot_level_label
 from games.engines import KINDS, get_engine
 from games.engines.base import Wording, english
 
@@ -198,12 +199,8 @@ def config_problems(error: Any) -> list[tuple[str, str]]:
 
 
 def bot_label(kind: Any) -> Any:
-    """A bot kind in words ("heuristic"), as the engines name it; an unknown kind as it is."""
-    for engine_kind in KINDS:
-        name = get_engine(engine_kind).wording.bot_names.get(kind)
-        if name:
-            return gettext(name)
-    return kind
+    """A stored bot kind in words: its level ("hard", games.bots); an unknown kind as it is."""
+    return bot_level_label(kind) if isinstance(kind, str) else kind
 
 
 def phase_label(kind: str | None, phase: Any) -> Any:

@@ -70,9 +70,18 @@ class RulesetRef(Schema):
     name: str
 
 
+class BotOut(Schema):
+    name: str = Field(..., description="what a seat stores and bot_seats accepts")
+    level: Literal["easy", "medium", "hard"]
+    description: str
+
+
 class RulesetOut(RulesetRef):
     options: list[dict[str, Any]]
     bots: list[str]
+    bot_levels: list[BotOut] = Field(
+        ..., description="the bots by level, weakest first (bot_seats takes a name or a level)"
+    )
     min_players: int
     max_players: int
 
@@ -82,6 +91,9 @@ class SeatOut(Schema):
     name: str
     username: str | None
     bot: str | None
+    bot_level: Literal["easy", "medium", "hard"] | None = Field(
+        None, description="the level of the seat's bot, if it has one"
+    )
     identity: str
     score: int | None
     place: int | None
@@ -95,6 +107,7 @@ class TableOut(Schema):
     version: int
     seats_count: int
     invite_only: bool
+    practice: bool = Field(False, description='a "play against bots" table: no rating counts it')
     created_by: str | None
     turn_time_limit_minutes: int
     seats: list[SeatOut]
@@ -131,7 +144,7 @@ class TableCreateIn(Schema):
     turn_time_limit_minutes: WholeNumber = Field(24 * 60, ge=1, le=14 * 24 * 60)
     bot_seats: dict[WholeNumber, str] = Field(
         default_factory=dict,
-        description="seat position (from 0) to bot kind",
+        description='seat position (from 0) to a bot name or a level ("easy", "medium", "hard")',
         json_schema_extra={"propertyNames": {"pattern": "^[0-9]{1,2}$"}},
     )
     invite_only: bool = False

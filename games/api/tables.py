@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Path, Query, Router, Status
 
+from games.bots import bots_described, level_of
 from games.engines import get_engine
 from games.models import Game, Player, Ruleset
 from games.rendering import seat_name
@@ -93,6 +94,7 @@ def table_data(
     mine = next((s for s in seats if s.player is not None and s.player.user_id == user.pk), None)
     my_seat = mine.position if mine is not None else None
     ruleset = game.ruleset
+    engine = get_engine(game.kind)
     return {
         "id": game.pk,
         "kind": game.kind,
@@ -107,6 +109,7 @@ def table_data(
         "version": game.version,
         "seats_count": game.seats_count,
         "invite_only": game.invite_only,
+        "practice": game.practice,
         "created_by": usernames.get(game.created_by_id),
         "turn_time_limit_minutes": int(game.turn_time_limit.total_seconds() // 60),
         "seats": [
@@ -115,6 +118,7 @@ def table_data(
                 "name": seat_name(seat),
                 "username": usernames.get(seat.player.user_id) if seat.player else None,
                 "bot": seat.bot_kind or None,
+                "bot_level": level_of(engine, seat.bot_kind) if seat.bot_kind else None,
                 "identity": seat.identity,
                 "score": seat.score,
                 "place": seat.place,
@@ -200,6 +204,7 @@ def rulesets_list(request: HttpRequest):
                 "name": ruleset.name,
                 "options": engine.options(ruleset.config),
                 "bots": sorted(engine.bots),
+                "bot_levels": bots_described(engine),
                 "min_players": engine.min_players,
                 "max_players": engine.max_players,
             }

@@ -9,6 +9,7 @@
 * ``sweep`` — the turn-clock sweep (``sweep_turns --benchmark``) over many running games;
 * ``wsgi`` (``--wsgi``) — the move path through real gunicorn workers, one and two;
 * ``daphne`` — one move reaching 200 sockets on a real daphne, 1,000 over two.
+* ``bots`` — CPU seconds per decision of the hard (search) bot, in whole games.
 
 ``environment`` builds the throwaway database and settings every measurement runs in,
 ``club`` the members and tables they play with, ``servers`` the gunicorn and daphne processes
@@ -28,4 +29,5 @@ TARGETS = {
     "wsgi": "gunicorn: move / floor >= 0.40; 2 workers / 1 (moves) >= 1.6",
     "daphne": "200 sockets on one daphne: p95 <= 300 ms; 1,000 over two: p95 <= 1 s and "
     "<= 50 kB RSS per socket",
+    "bots": "hard bot decision: median <= 0.3 CPU-s, max <= 1 CPU-s",
 }

@@ -23,7 +23,12 @@ Contract (see ``Engine`` below for the exact signatures):
 - ``to_json(state)`` / ``from_json(data)`` – exact round trip.
 - ``timeout_action(state, seat)`` – the action the clock plays for a seat that ran out of time.
 - ``bots`` – ``{name: bot}``; a bot is ``bot(engine, state, seat, rng) -> action`` where
-  ``rng`` is the bot's own ``random.Random`` (never the game's).
+  ``rng`` is the bot's own ``random.Random`` (never the game's). A bot decides from what its
+  seat may know: the search bots (``games.engines.search``) are built so that they cannot do
+  otherwise (they see ``view`` and ``legal_actions`` only).
+- ``bot_levels`` – ``{level: bot name}`` for the levels of :data:`BOT_LEVELS` (``easy``:
+  random-ish, ``medium``: the heuristic, ``hard``: the search), so the site offers levels and
+  stores bot names (``Seat.bot_kind``) that old games keep using.
 - ``identities(config)`` – the gangs / characters a seat can be given;
   ``seat_identity(state, seat)`` – the one a seat has (public).
 - ``options(config)`` – the variants a table creator may switch, as
@@ -70,6 +75,9 @@ State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
 Bot = Callable[[Any, State, int, random.Random], Action]
+
+# The levels a table, a league or a simulation picks from, weakest first.
+BOT_LEVELS = ("easy", "medium", "hard")
 
 
 def gettext_noop(message: str) -> str:
@@ -181,7 +189,6 @@ class Wording:
       the game is over and everything is shown): "You draw..." → "%(name)s draws...".
     - ``legacy_texts``: an event text the engine no longer writes → what to say instead
       (``{"text", "plural"?}``), so games logged before a rewording read like new ones.
-    - ``bot_names``: bot kind → its name for people.
     - ``derive_terms``: builds an event's ``terms`` from its structured arguments, on demand.
     """
 
@@ -193,7 +200,6 @@ class Wording:
     round_starts: Mapping[str, str] = field(default_factory=dict)
     others_texts: Mapping[str, str] = field(default_factory=dict)
     legacy_texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    bot_names: Mapping[str, str] = field(default_factory=dict)
     # event -> its terms, built from its structured arguments when the site says it (so the
     # engine's hot path builds no phrases); used when the event carries no "terms".
     derive_terms: Callable[[Event], dict[str, Any]] | None = None
@@ -275,6 +281,19 @@ def stable_randbelow(n: int, rng: random.Random) -> int:
     return int(rng.random() * n)
 
 
+def bot_level(engine: Engine, bot_name: str) -> str | None:
+    """The level a bot plays at (``None`` for a bot no level names)."""
+    return next((level for level, name in engine.bot_levels.items() if name == bot_name), None)
+
+
+def bot_name(engine: Engine, name_or_level: str) -> str | None:
+    """The bot a level (``"hard"``) or a bot name (``"search"``) stands for, if there is one."""
+    if not isinstance(name_or_level, str):
+        return None
+    name = engine.bot_levels.get(name_or_level, name_or_level)
+    return name if name in engine.bots else None
+
+
 class Engine(ABC):
     """Base class documenting the contract; each game subclasses it and fills every method."""
 
@@ -284,6 +303,8 @@ class Engine(ABC):
     max_players: int = 2
     bots: dict[str, Bot] = {}
     wording: Wording = Wording()
+    # The names every engine of this site uses; an engine with other bots overrides it.
+    bot_levels: dict[str, str] = {"easy": "random", "medium": "heuristic", "hard": "search"}
 
     @abstractmethod
     def default_config(self) -> dict[str, Any]: ...

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import get_engine
-from .base import ConfigError, rng_for
+from .base import ConfigError, bot_name, rng_for
 
 # A game that has not ended after this many actions is an engine bug, not a long game.
 MAX_STEPS_PER_GAME = 100_000
@@ -57,7 +57,8 @@ def simulate(
 ) -> dict[str, Any]:
     """Play ``games`` complete games between bots and return a JSON-able summary.
 
-    ``bots`` names one bot per seat (a shorter list repeats; none means all ``"random"``).
+    ``bots`` names one bot (or level: ``"hard"``) per seat (a shorter list repeats; none
+    means all ``"random"``).
     With ``rotate`` the line-up shifts one seat each game, so every bot sits in every seat
     and a seat advantage does not pass for a better bot. A win is a first place, shared or not.
     """
@@ -66,7 +67,8 @@ def simulate(
         raise ValueError("games must be a positive whole number")
     if not engine.min_players <= players <= engine.max_players:
         raise ValueError(f"{kind} takes {engine.min_players}..{engine.max_players} players")
-    names = list(bots) if bots else ["random"]
+    # A level ("hard") stands for its bot ("search").
+    names = [bot_name(engine, name) or name for name in bots] if bots else ["random"]
     unknown = sorted({name for name in names if name not in engine.bots})
     if unknown:
         raise ValueError(

@@ -1,6 +1,7 @@
 """The create-a-table form: game and ruleset version, the engine's options, seats, clock, bots,
 and who may join. Options and bot kinds come from the engines, so a new variant needs no form
-change."""
+change. A bot seat is chosen by level (easy / medium / hard, ``games.bots``); the value posted
+is the level's bot name, the one the seat stores."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from games.bots import bot_choices as bot_choices_of
+from games.bots import bot_kind_for
 from games.engines import get_engine
 from games.forms.fields import WholeNumberField
 from games.models import Player, Ruleset
 from games.rendering import option_choices
-from games.wording import bot_label
 
 MAX_SEATS = 6
 TURN_TIME_LIMITS = {
@@ -88,8 +90,8 @@ class TableCreateForm(forms.Form):
         bot_choices: dict[str, str] = {}
         for ruleset in self.fields["ruleset"].queryset.order_by("kind").distinct():
             engine = get_engine(ruleset.kind)
-            for bot in engine.bots:
-                bot_choices.setdefault(bot, bot)
+            for bot, label in bot_choices_of(engine):
+                bot_choices.setdefault(bot, label)
             if ruleset.kind in self.option_fields:
                 continue
             self.option_fields[ruleset.kind] = []
@@ -114,8 +116,7 @@ class TableCreateForm(forms.Form):
             self.fields[name] = forms.ChoiceField(
                 label=_("Seat %(seat)s") % {"seat": position + 1},
                 required=False,
-                choices=[("", _("a member"))]
-                + [(bot, _("bot: %(kind)s") % {"kind": bot_label(bot)}) for bot in bot_choices],
+                choices=[("", _("a member"))] + list(bot_choices.items()),
             )
             self.bot_field_names.append(name)
 
@@ -173,6 +174,7 @@ class TableCreateForm(forms.Form):
             bot = cleaned.get(name)
             if not bot:
                 continue
+            bot = bot_kind_for(engine, bot) or bot
             if seats is not None and position >= seats:
                 self.add_error(name, _("This seat is not at the table."))
             elif bot not in engine.bots:

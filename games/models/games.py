@@ -30,6 +30,8 @@ class Game(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
     seats_count = models.PositiveSmallIntegerField()
     invite_only = models.BooleanField(default=False)
+    # "Play against bots": a member alone with hard bots; no rating counts it.
+    practice = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

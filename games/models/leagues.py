@@ -69,6 +69,16 @@ class League(models.Model):
     timeouts_before_bot = models.PositiveSmallIntegerField(
         _("timeouts in a row before a bot takes the seat"), default=3
     )
+    stand_in_level = models.CharField(
+        _("level of the bot that takes a seat"),
+        max_length=8,
+        choices=[("easy", _("easy")), ("medium", _("medium")), ("hard", _("hard"))],
+        default="medium",
+        help_text=_(
+            "Plays for a member after their timeouts, or when a moderator hands their seat to "
+            "a bot."
+        ),
+    )
     leave_days_per_season = models.PositiveSmallIntegerField(
         _("vacation days per season"), default=14
     )

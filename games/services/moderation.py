@@ -17,6 +17,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games.bots import bot_kind_for
 from games.broadcast import game_updated_on_commit
 from games.engines import get_engine
 from games.models import Game, ModerationAction, Notification, Player, Seat, TurnClock
@@ -208,6 +209,7 @@ def seat_to_bot(
         game = _locked(game_id)
         _refuse_unless_running(game)
         engine = get_engine(game.kind)
+        bot_kind = bot_kind_for(engine, bot_kind) or bot_kind
         if bot_kind not in engine.bots:
             raise ModerationError(
                 _("“%(bot)s” is not a bot of this game; choose one of %(bots)s.")

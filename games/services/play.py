@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.bots import bot_kind_for
 from games.broadcast import game_updated_on_commit
 from games.engines import ConfigError, IllegalAction, get_engine
 from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Ruleset, Seat
@@ -110,16 +111,19 @@ def game_create(
     ``seat_players`` (a league fixture, games/services/leagues/rounds.py) seats exactly these
     members in this order instead; the creator then sits only if listed.
 
-    ``bot_seats`` maps seat positions to bot kinds (``engine.bots``); ``options`` are the
-    engine's table options folded into the ruleset's config.
+    ``bot_seats`` maps seat positions to bot kinds (``engine.bots``) or levels (``"hard"``,
+    stored as the level's bot, ``games.bots``); ``options`` are the engine's table options
+    folded into the ruleset's config.
     """
     player = player_for(creator)
     options = dict(options or {})
-    bot_seats = dict(bot_seats or {})
     invitees = list(invitees or [])
     if not ruleset.is_published:
         raise PlayError(_("Only a published ruleset can be played."), field="ruleset")
     engine = get_engine(ruleset.kind)
+    bot_seats = {
+        position: bot_kind_for(engine, bot) or bot for position, bot in (bot_seats or {}).items()
+    }
     problems: dict[str | None, list[str]] = {}
     if not engine.min_players <= seats <= engine.max_players:
         problems.setdefault("seats", []).append(

@@ -36,6 +36,7 @@ def test_it_creates_a_table(alice_api, alice):
             "name": "Alice",
             "username": "alice",
             "bot": None,
+            "bot_level": None,
             "identity": "",
             "score": None,
             "place": None,

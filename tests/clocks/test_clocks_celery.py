@@ -4,6 +4,7 @@ and the bot that moves next plays through its own task, end to end."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
 import uuid
@@ -11,7 +12,7 @@ from datetime import timedelta
 
 import pytest
 from celery.contrib.testing.worker import start_worker
-from clockkit import started_game, user_to_move
+from clockkit import legal, started_game, user_to_move
 from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
@@ -117,3 +118,45 @@ def test_a_worker_sweeps_a_timeout_and_the_bot_answers(alice, celery_worker):
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED or game.deadline > timezone.now()
     assert GameEvent.objects.filter(game=game, seq=version + 1, by_clock=True).count() == 1
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_practice_tables_hard_bots_move_in_the_worker_not_in_the_request(
+    alice, alice_client, celery_worker
+):
+    """The member's move answers at once, drawn before any bot played; the hard bots'
+    searches run in the worker, through the same bot-move task as every bot."""
+    from games.engines import get_engine
+    from games.services.rulesets import rulesets_install_defaults
+
+    rulesets_install_defaults()
+    location = alice_client.post("/games/practice", {"table": "colt"})["Location"]
+    game = Game.objects.get(pk=int(location.strip("/").split("/")[-1]))
+    assert game.practice and game.seats.filter(bot_kind="search").count() == 3
+    alice_seat = game.seats.get(player__user=alice).position
+    engine = get_engine(game.kind)
+    for _turn in range(20):
+        # The bots before the member (if any) play first, in the worker.
+        assert _wait_for(lambda: user_to_move(game, [alice]) == alice, seconds=120)
+        game.refresh_from_db()
+        version = game.version
+        action = legal(game)[0]
+        after, _events = engine.apply(engine.from_json(game.state), alice_seat, action)
+        response = alice_client.post(
+            f"/games/{game.pk}/act",
+            {"action": json.dumps(action), "version": str(version)},
+            HTTP_HX_REQUEST="true",
+        )
+        assert response.status_code == 200
+        # The answer is the board right after the member's own move.
+        assert f'data-version="{version + 1}"' in response.content.decode()
+        if engine.to_move(after) != [alice_seat]:
+            break
+    else:
+        raise AssertionError("the bots never had a turn")
+
+    def a_bot_answered() -> bool:
+        return GameEvent.objects.filter(game=game, seq=version + 2, seat__in=[1, 2, 3]).exists()
+
+    assert _wait_for(a_bot_answered, seconds=120), "no hard bot moved through the worker"

@@ -146,6 +146,18 @@ def test_the_number_of_timeouts_before_the_bot_is_a_per_game_option(
     assert seat.replaced_by_bot and seat.timeouts == 1
 
 
+def test_the_bot_taking_the_seat_plays_at_the_games_stand_in_level(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with time_machine.travel(T0, tick=False):
+        game = started_game(alice, bob, limit=LIMIT)
+    clock_policy_set(game=game, timeouts_to_bot=1, stand_in_level="hard")
+    mover = user_to_move(game, [alice, bob])
+    _expire(game, django_capture_on_commit_callbacks)
+    seat = seat_of(game, mover)
+    assert seat.replaced_by_bot and seat.bot_kind == "search"
+
+
 def test_a_move_of_their_own_resets_the_count(alice, bob, django_capture_on_commit_callbacks):
     with time_machine.travel(T0, tick=False):
         game = started_game(alice, bob, limit=LIMIT)

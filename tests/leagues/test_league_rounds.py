@@ -147,6 +147,23 @@ def test_fixture_games_follow_the_leagues_timeout_limit(league, make_members):
     assert clock_policy(fixture.game).timeouts_to_bot == 5
 
 
+def test_fixture_games_hand_seats_to_the_leagues_stand_in_level(league, make_members):
+    from games.services.clocks.timeouts import seat_hand_to_bot, stand_in_bot_kind
+
+    league.stand_in_level = "hard"
+    league.save()
+    league_join_all(league, make_members(3))
+    season = rounds.season_create(league=league, starts_on=SEASON_START, rounds=1)
+    rounds.season_start(season=season)
+    (fixture,) = rounds.round_open(round_id=season.rounds.get().pk)
+    game = fixture.game
+    assert stand_in_bot_kind(game) == "search"
+    seat = game.seats.get(position=1)
+    seat_hand_to_bot(game=game, seat=seat, reason="moderation")
+    seat.refresh_from_db()
+    assert seat.bot_kind == "search" and seat.replaced_by_bot
+
+
 def test_leave_beyond_the_leagues_cap_is_refused(running_season):
     from datetime import date
 

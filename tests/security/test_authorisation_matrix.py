@@ -83,6 +83,8 @@ PAGES: dict[str, tuple[dict, dict]] = {
     "member_detail": ({"username": "alice"}, members(200)),
     "lobby": ({}, members(200)),
     "game_create": ({}, members(200)),
+    # "Play against bots" deals a table: POST only.
+    "practice_start": ({}, members(405)),
     "leave": ({}, members(200)),
     "leave_cancel": ({"leave_id": MISSING}, members(405)),
     "notification_list": ({}, members(200)),

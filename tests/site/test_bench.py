@@ -44,13 +44,14 @@ def test_it_prints_every_section_with_numbers(tmp_path):
         "--repeats=2",
         "--page-requests=2",
         "--broadcast-calls=3",
+        "--bot-games=1",
         "--table",
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
 
     assert set(report["targets"]) == {
-        "engines", "move_path", "pages", "queries", "broadcast", "fanout", "sweep",
+        "engines", "move_path", "pages", "queries", "broadcast", "fanout", "sweep", "bots",
     }  # fmt: skip
     for name in ("napad", "colt", "colt_time_machine"):
         assert _is_number(report["engines"][name]["games_per_cpu_second"])
@@ -94,8 +95,26 @@ def test_it_prints_every_section_with_numbers(tmp_path):
     assert _is_number(sweep["sweep_seconds"])
     assert _is_number(sweep["beat_sweep_seconds"])
 
+    for name in ("napad", "colt", "colt_time_machine"):
+        bots = report["bots"][name]
+        assert bots["games"] == 1 and bots["decisions"] > 0
+        assert _is_number(bots["median_cpu_seconds"]) and _is_number(bots["max_cpu_seconds"])
+
     # The readable table goes to stderr, so stdout stays one JSON document.
     assert "fan-out 5 sockets" in done.stderr and "ratio move/baseline" in done.stderr
+    assert "hard bot decision, colt" in done.stderr
+
+
+def test_it_measures_another_copy_of_the_engines_side_by_side(tmp_path):
+    engines = ROOT / "games" / "engines"
+    done = _bench(tmp_path, "--only=engines", "--engine-games=2", f"--engines-baseline={engines}")
+    assert done.returncode == 0, done.stderr
+    side = json.loads(done.stdout)["engines"]["side_by_side"]
+    assert side["baseline"] == str(engines)
+    for name in ("napad", "colt", "colt_time_machine"):
+        figure = side[name]
+        assert figure["games"] == 2
+        assert _is_number(figure["speed_up"]) and figure["speed_up"] > 0
 
 
 def _assert_spread(figure: dict, *, runs: int) -> None:

@@ -29,6 +29,21 @@ def test_it_prints_a_json_summary_of_napad_bot_games():
     assert summary["games_per_second"] > 0
 
 
+def test_it_takes_levels_for_bots_and_plays_the_hard_one(monkeypatch):
+    from dataclasses import replace
+
+    from games.engines import get_engine
+
+    hard = get_engine("colt").bots["search"]
+    # A tiny budget: this checks the wiring, the strength figures are in the README.
+    monkeypatch.setattr(hard, "budget", replace(hard.budget, playouts=6))
+    summary = run_simulate(
+        "--game", "colt", "--games", "2", "--players", "2", "--bots", "hard,medium",
+    )  # fmt: skip
+    assert summary["bots"] == ["search", "heuristic"]
+    assert summary["per_bot"]["search"]["games"] == 2
+
+
 def test_it_switches_variants_on_by_short_name():
     summary = run_simulate("--game", "napad", "--games", "2", "--variant", "a,b")
     assert summary["options"] == {

@@ -15,7 +15,7 @@ from ..base import gettext_noop as _
 from . import events as round_events
 from . import schemin, stealin, timemachine
 from .data import CARD_LABELS, ROUNDS
-from .state import State, event
+from .state import State, event, unshare_board
 
 
 def to_move(state: State) -> list[int]:
@@ -102,6 +102,9 @@ def advance(state: State, events: list) -> None:
         if phase == "schemin":
             if not state["queue"]:
                 if not schemin.next_turn(state):
+                    # Stealin' changes the board, which a Schemin' action's copy still shares
+                    # with the state it came from (state.clone_schemin).
+                    unshare_board(state)
                     schemin.end_schemin(state, events)
                     stealin.begin(state, events)
                 continue

@@ -22,15 +22,21 @@ from .data import (
     SPEEDING,
     SWITCHING,
     TURN_LABELS,
-    is_bullet,
     round_turns,
 )
 from .state import State, event, name
 from .wording import card_english
 
+# (round card, players) -> its turn string; filled on first use (round_turns is pure).
+_TURNS: dict[tuple[str, int], str] = {}
+
 
 def current_turns(state: State) -> str:
-    return round_turns(state["round_deck"][state["round"]], state["players"])
+    key = (state["round_deck"][state["round"]], state["players"])
+    turns = _TURNS.get(key)
+    if turns is None:
+        turns = _TURNS[key] = round_turns(*key)
+    return turns
 
 
 def _turn_queue(state: State, turn_type: str) -> list[int]:
@@ -97,13 +103,13 @@ def face_down_now(state: State) -> bool:
     return state["config"]["turn_face_down"][current_turns(state)[state["turn"]]]
 
 
-def legal_plays(state: State, seat: int) -> list[dict[str, Any]]:
-    """Schemin' actions without labels, in the documented order: draw first (the timeout's
-    choice), then each playable kind in ``ACTION_KINDS`` order, Ghost's face-down variant
-    right after its face-up one."""
+def legal_plays(state: State, seat: int, *, labels: bool = False) -> list[dict[str, Any]]:
+    """Schemin' actions in the documented order: draw first (the timeout's choice), then each
+    playable kind in ``ACTION_KINDS`` order, Ghost's face-down variant right after its face-up
+    one. Without labels (the engine's options), or with them (``engine.legal_actions``)."""
     options: list[dict[str, Any]] = []
     if state["deck"][seat]:
-        options.append({"type": "draw"})
+        options.append({"type": "draw", "label": _DRAW_LABEL} if labels else {"type": "draw"})
     hand = state["hand"][seat]
     face_down = face_down_now(state)
     ghost_choice = (
@@ -111,12 +117,15 @@ def legal_plays(state: State, seat: int) -> list[dict[str, Any]]:
     )
     for kind in ACTION_KINDS:
         if kind in hand:
-            options.append({"type": "play", "card": kind, "face_down": face_down})
-            if ghost_choice:
-                options.append({"type": "play", "card": kind, "face_down": True})
+            for down in (face_down, True) if ghost_choice else (face_down,):
+                option = {"type": "play", "card": kind, "face_down": down}
+                if labels:
+                    option["label"] = _PLAY_LABELS[kind, down]
+                options.append(option)
     return options
 
 
+_DRAW_LABEL = _("Draw cards")
 _PLAY_LABELS = {
     (card, face_down): f"Play {text}" + (" face down" if face_down else "")
     for card, text in CARD_LABELS.items()
@@ -126,7 +135,7 @@ _PLAY_LABELS = {
 
 def label(state: State, option: dict[str, Any]) -> str:
     if option["type"] == "draw":
-        return _("Draw cards")
+        return _DRAW_LABEL
     return _PLAY_LABELS[option["card"], option["face_down"]]
 
 
@@ -140,12 +149,19 @@ def label_phrase(state: State, option: dict[str, Any]) -> dict[str, Any]:
 def forced_option(state: State) -> dict[str, Any] | None:
     """The only legal Schemin' action of the seat to move, if it has just one."""
     seat = state["queue"][0]
-    hand = state["hand"][seat]
     # Cheap count before building anything: a deck to draw from plus two playable kinds (or a
     # Ghost choice) already means a real decision.
-    playable = {card for card in hand if not is_bullet(card)}
-    if len(playable) + (1 if state["deck"][seat] else 0) > 1:
-        return None
+    can_draw = bool(state["deck"][seat])
+    first = None
+    for card in state["hand"][seat]:
+        if card[0] == "b":  # a bullet card: never playable
+            continue
+        if first is None:
+            if can_draw:
+                return None
+            first = card
+        elif card != first:
+            return None
     options = legal_plays(state, seat)
     return options[0] if len(options) == 1 else None
 
@@ -234,10 +250,15 @@ def end_schemin(state: State, events: list) -> None:
     events.append(event("schemin_over", _("Schemin' is over: the pile is turned over.")))
 
 
+_DRAW = {"type": "draw"}
+
+
 def check_play(state: State, seat: int, action: dict[str, Any]) -> dict[str, Any]:
     """The matching legal option for ``action`` or IllegalAction saying why not."""
     wanted = {key: value for key, value in action.items() if key != "label"}
-    # Fast path for the common, well-formed case; anything else is checked against the list.
+    # Fast paths for the common, well-formed cases; anything else is checked against the list.
+    if wanted == _DRAW and state["deck"][seat]:
+        return {"type": "draw"}
     if wanted.get("type") == "play" and len(wanted) == 3:
         card, face_down = wanted.get("card"), wanted.get("face_down")
         if card in ACTION_KINDS and card in state["hand"][seat] and face_down is not None:

@@ -69,6 +69,15 @@ _FLAT = (
 )
 
 
+# What a Schemin' play or draw can change until Schemin' ends (hands, decks, the pile, the turn
+# order): the only lists ``clone_schemin`` copies. The rest (the board) stays shared until
+# ``unshare_board`` copies it as Schemin' ends.
+_SCHEMIN_NESTED = ("deck", "hand")
+_SCHEMIN_FLAT = ("pile", "queue", "turns_taken")
+_BOARD_NESTED = tuple(key for key in _NESTED if key not in _SCHEMIN_NESTED)
+_BOARD_FLAT = tuple(key for key in _FLAT if key not in _SCHEMIN_FLAT)
+
+
 def clone(state: State) -> State:
     """A copy that shares only what is never mutated (config, names, pile entries, pending)."""
     new = dict(state)
@@ -77,6 +86,25 @@ def clone(state: State) -> State:
     for key in _FLAT:
         new[key] = state[key][:]
     return new
+
+
+def clone_schemin(state: State) -> State:
+    """``clone`` for a Schemin' action: copies only what Schemin' changes, and shares the board
+    with ``state`` until ``unshare_board`` (which ``flow.advance`` calls as Schemin' ends)."""
+    new = dict(state)
+    for key in _SCHEMIN_NESTED:
+        new[key] = list(map(list, state[key]))
+    for key in _SCHEMIN_FLAT:
+        new[key] = state[key][:]
+    return new
+
+
+def unshare_board(state: State) -> None:
+    """Give ``state`` its own copy of the board lists ``clone_schemin`` left shared."""
+    for key in _BOARD_NESTED:
+        state[key] = list(map(list, state[key]))
+    for key in _BOARD_FLAT:
+        state[key] = state[key][:]
 
 
 def event(

@@ -13,6 +13,11 @@ Secrets and who knows them:
 - The Time Machine traveller's hideout: his owner only, until he reappears at Stealin'.
 - The seed: never.
 
+Public and shown to everyone: the whole ruleset config, the turn order still to come in this
+turn (``turn_order``: the Schemin' queue, turns taken this round, who is still to be asked at
+Pickpocketing) and the round cards already played, so a reader (a search bot) can rebuild
+the table from the view alone.
+
 Once the game is over everything is shown (the end screen explains the score).
 """
 
@@ -166,8 +171,14 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "neutral_bullets_left": state["neutral"],
         "strongbox_in_reserve": "strongbox" in state["reserve"],
         "config": {
+            **state["config"],
             "time_machine": state["tm"],
-            "round_deck": state["config"]["round_deck"],
             "turn_face_down": dict(state["config"]["turn_face_down"]),
         },
+        "turn_order": {
+            "queue": list(state["queue"]) if state["phase"] == "schemin" else [],
+            "turns_taken": list(state["turns_taken"]),
+            "pickpocket_queue": list(state["pickpocket_queue"]),
+        },
+        "round_cards_played": list(state["round_deck"][: max(0, round_index)]),
     }

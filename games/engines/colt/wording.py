@@ -39,7 +39,6 @@ ROUND_CARD_NAMES = {
 assert set(ROUND_CARD_NAMES) == set(ROUND_CARDS) | set(STATION_CARDS)
 BULLET_LABEL = _("a bullet")
 CAUSES = {"the marshal": _("the marshal"), "the passengers": _("the passengers")}
-BOT_NAMES = {"random": _("random"), "heuristic": _("heuristic")}
 PHASE_NAMES = {
     "schemin": _("Schemin'"),
     "stealin": _("Stealin'"),
@@ -210,6 +209,5 @@ WORDING = Wording(
             "%(name)s is alone in the Time Machine: $500 and %(count)s loot tokens.",
         ),
     },
-    bot_names=BOT_NAMES,
     derive_terms=derived_terms,
 )

@@ -50,7 +50,11 @@ def heuristic_bot(
        exactly ties a rival's total is preferred, as a tie denies them the wagons.
     3. Else pass, keeping the cards for later rounds.
     """
-    table = engine.view(state, seat)
+    return heuristic_choice(engine.view(state, seat), seat, rng)
+
+
+def heuristic_choice(table: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """The heuristic's action from the seat's view ``table`` (``engine.view(state, seat)``)."""
     actions = table["legal_actions"]
     if not actions:
         raise ValueError(f"seat {seat} has nothing to do")

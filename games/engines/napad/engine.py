@@ -51,6 +51,7 @@ from .config import (
 )
 from .config import default_config as _default_config
 from .config import validate_config as _validate_config
+from .search import SEARCH_BOT
 from .wording import WORDING
 
 PASS_LABEL = _("Pass")
@@ -121,7 +122,7 @@ class NapadEngine(Engine):
     name = "To jest napad!"
     min_players = 2
     max_players = 4
-    bots = BOTS
+    bots = {**BOTS, "search": SEARCH_BOT}
     wording = WORDING
     # (the config object last set up from, a snapshot of it, its validated form)
     _last_config: tuple[Any, Any, dict[str, Any]] | None = None

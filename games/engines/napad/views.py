@@ -1,7 +1,9 @@
 """What one seat (or a spectator) may see of a To jest napad! table.
 
 Public: the train, played cards with the half that is up, totals per colour, passes, hand,
-hideout and treasury sizes, cards in the box, captured-wagon counts, the marker and the turn.
+hideout and treasury sizes, cards in the box, captured-wagon counts, the marker and the turn,
+and the table's components (every gang's printed cards and the wagons, as the ruleset lists
+them: what is in the box, not where it is).
 Private to a seat: its hand and the values of its own captured wagons. Never shown: other
 hands, the order of any hideout or treasury stack, the seed.
 """
@@ -112,4 +114,15 @@ def view(engine: Any, state: State, seat: int | None) -> dict[str, Any]:
         "seats": seats,
         "hand": hand,
         "legal_actions": legal,
+        "components": components(state),
+    }
+
+
+def components(state: State) -> dict[str, Any]:
+    """The printed gang cards of every seat and the wagon table, as ``[colour, value, bullets]``
+    lists (copies): public game material, needed by anyone (a search bot) who wants to reason
+    about which cards and wagons are still unseen."""
+    return {
+        "gang_cards": [[[list(half) for half in card] for card in deck] for deck in state["decks"]],
+        "wagons": [list(wagon) for wagon in state["wagons"]],
     }

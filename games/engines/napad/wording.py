@@ -23,8 +23,6 @@ COLOUR_CARGO_NAMES = {
     "red": CARGO_NAMES["dynamite"],
     "green": CARGO_NAMES["money"],
 }
-BOT_NAMES = {"random": _("random"), "heuristic": _("heuristic")}
-
 PHASE_NAMES = {
     "attach": _("Attach 3 new wagons"),
     "robbery": _("It's a robbery!"),
@@ -94,6 +92,5 @@ WORDING = Wording(
             "text": _("Game over. The winning score: %(score)s.")
         },
     },
-    bot_names=BOT_NAMES,
     derive_terms=derived_terms,
 )

@@ -2,12 +2,14 @@
 readable table on stderr, so stdout stays machine-readable).
 
 Sections (one module each in ``games.benchmarks``): engines, move_path, pages, queries,
-broadcast, fanout, sweep by default; ``wsgi`` (gunicorn workers, also ``--wsgi``) and ``daphne``
-(real daphne processes) on request, as they start servers. Every figure sits next to its floor
-and its target, measured in the same run and repeated (``--repeats``: min / median / max);
-targets are reported, never asserted. A run builds its own throwaway database (a temporary
-SQLite file, or a uniquely named database on the server of ``--database-url``) and drops it at
-the end. ``--quick`` is the same run, smaller, in well under a minute.
+broadcast, fanout, sweep, bots by default; ``wsgi`` (gunicorn workers, also ``--wsgi``) and
+``daphne`` (real daphne processes) on request, as they start servers. ``--engines-baseline DIR``
+adds a side-by-side measurement of another copy of the engines (e.g. the main branch's
+``games/engines``) to the engines section. Every figure sits next to its floor and its target,
+measured in the same run and repeated (``--repeats``: min / median / max); targets are
+reported, never asserted. A run builds its own throwaway database (a temporary SQLite file, or
+a uniquely named database on the server of ``--database-url``) and drops it at the end.
+``--quick`` is the same run, smaller, in a minute or two.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from games.benchmarks import TARGETS
+from games.benchmarks.bots import bots_measure
 from games.benchmarks.daphnes import daphne_measure
 from games.benchmarks.engines import engines_measure
 from games.benchmarks.environment import bench_environment
@@ -38,10 +41,13 @@ from games.benchmarks.wsgi import wsgi_measure
 from games.parsing import strict_ints
 
 SECTIONS = (
-    "engines", "move_path", "pages", "queries", "broadcast", "fanout", "sweep", "wsgi", "daphne",
+    "engines", "move_path", "pages", "queries", "broadcast", "fanout", "sweep", "bots", "wsgi",
+    "daphne",
 )  # fmt: skip
 # The ones that start servers run only when asked for (``--wsgi``, ``--only``).
 DEFAULT_SECTIONS = SECTIONS[:-2]
+# Sections that need no database.
+PURE = {"engines", "bots"}
 FULL = {
     "engine_games": 2000,
     "moves": 400,
@@ -53,6 +59,7 @@ FULL = {
     "wsgi_moves": 120,
     "daphne_setups": "200x1,1000x2",
     "daphne_moves": 5,
+    "bot_games": 4,
 }
 QUICK = {
     "engine_games": 100,
@@ -65,6 +72,7 @@ QUICK = {
     "wsgi_moves": 40,
     "daphne_setups": "200x1,1000x2",
     "daphne_moves": 3,
+    "bot_games": 1,
 }
 WSGI_CLIENTS = 4
 
@@ -119,6 +127,12 @@ class Command(BaseCommand):
             help="memory (default: in-process) or the site's configured layer (e.g. Redis).",
         )
         parser.add_argument("--engine-games", type=int, help="Games per engine measurement.")
+        parser.add_argument(
+            "--engines-baseline",
+            default="",
+            help="Also measure this copy of games/engines side by side (e.g. main's).",
+        )
+        parser.add_argument("--bot-games", type=int, help="Games per hard-bot measurement.")
         parser.add_argument("--moves", type=int, help="Moves (and baseline requests) timed.")
         parser.add_argument("--sockets", help="Fan-out sizes, e.g. 50,200.")
         parser.add_argument("--sweep-games", type=int, help="Running games for the sweep.")
@@ -148,7 +162,7 @@ class Command(BaseCommand):
         if sweep_due is None:
             sweep_due = max(1, sizes["sweep_games"] // 100)
         counts = ("engine_games", "moves", "sweep_games", "repeats", "page_requests")
-        counts += ("broadcast_calls", "wsgi_moves", "daphne_moves")
+        counts += ("broadcast_calls", "wsgi_moves", "daphne_moves", "bot_games")
         if min(sizes[key] for key in counts) < 1:
             raise CommandError(
                 ", ".join(f"--{key.replace('_', '-')}" for key in counts) + ": at least 1 each"
@@ -173,14 +187,23 @@ class Command(BaseCommand):
         }
         timings = report["bench"]["section_seconds"] = {}
         if "engines" in sections:
-            self._run(report, timings, "engines", engines_measure, games=sizes["engine_games"])
+            self._run(
+                report,
+                timings,
+                "engines",
+                engines_measure,
+                games=sizes["engine_games"],
+                baseline=options["engines_baseline"] or None,
+            )
+        if "bots" in sections:
+            self._run(report, timings, "bots", bots_measure, games=sizes["bot_games"])
         # The engines need no database; build one only for the sections that do.
         environment = (
             bench_environment(
                 database_url=options["database_url"] or None,
                 channel_layer=options["channel_layer"],
             )
-            if set(sections) - {"engines"}
+            if set(sections) - PURE
             else contextlib.nullcontext({})
         )
         measures = {
@@ -238,6 +261,29 @@ def _table(report: dict) -> str:
                     f">= {figure['target_games_per_second']:,}",
                 )
             )
+    side = engines.get("side_by_side")
+    if side:
+        for name in ("napad", "colt", "colt_time_machine"):
+            figure = side[name]
+            rows.append(
+                (
+                    f"engine {name} vs baseline",
+                    f"{figure['this_games_per_cpu_second']:,} vs "
+                    f"{figure['baseline_games_per_cpu_second']:,} games/s/core "
+                    f"(x{figure['speed_up']})",
+                    "x2",
+                )
+            )
+    for name, figure in report.get("bots", {}).items():
+        rows.append(
+            (
+                f"hard bot decision, {name}",
+                f"median {figure['median_cpu_seconds']} s, max {figure['max_cpu_seconds']} s "
+                f"({figure['decisions']} decisions)",
+                f"median <= {figure['target_median_cpu_seconds']} s, "
+                f"max <= {figure['target_max_cpu_seconds']} s",
+            )
+        )
     move = report.get("move_path")
     if move:
         rows += [

@@ -13,6 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engines import KINDS, ConfigError, get_engine
+from games.engines.base import bot_name
 from games.engines.simulator import simulate
 from games.parsing import strict_int
 
@@ -51,7 +52,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--bots",
             default="random",
-            help="comma-separated bot per seat (repeated to fill); seats rotate every game",
+            help="comma-separated bot or level (easy, medium, hard) per seat (repeated to fill); "
+            "seats rotate every game",
         )
         parser.add_argument(
             "--variant", default="", help="comma-separated options to switch on, e.g. a,b"
@@ -74,7 +76,7 @@ class Command(BaseCommand):
                 f"{engine.name} takes {engine.min_players} to {engine.max_players} players."
             )
         bots = [name.strip() for name in options["bots"].split(",") if name.strip()]
-        unknown = [name for name in bots if name not in engine.bots]
+        unknown = [name for name in bots if bot_name(engine, name) is None]
         if unknown:
             raise CommandError(
                 f"Unknown bot(s) {', '.join(unknown)}; {kind} has {', '.join(sorted(engine.bots))}."

@@ -2,8 +2,10 @@
 
 Club-wide defaults come from settings (``NAPAD_REMINDER_POINTS``, ``NAPAD_TIMEOUTS_TO_BOT``,
 ``NAPAD_EXTENSION_HOURS``); a game (e.g. one created for a league fixture) may override them in
-``Game.options["clock"]`` — ``{"reminder_points": [50, 80, 95], "timeouts_to_bot": 3}`` — set
-with :func:`clock_policy_set` after ``game_create`` (the engine never sees that key).
+``Game.options["clock"]`` — ``{"reminder_points": [50, 80, 95], "timeouts_to_bot": 3,
+"stand_in_level": "hard"}`` — set with :func:`clock_policy_set` after ``game_create`` (the
+engine never sees that key). ``stand_in_level`` is the level (``games.bots``) of the bot that
+takes a seat after repeated timeouts and the one a moderator is offered first.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from games.bots import DEFAULT_STAND_IN_LEVEL, LEVEL_LABELS
 from games.models import Game
 
 DEFAULT_REMINDER_POINTS = (50, 80, 95)
@@ -26,6 +29,8 @@ class ClockPolicy:
     # Consecutive timeouts after which the seat is handed to a bot (0: never).
     timeouts_to_bot: int
     extension_hours: int
+    # The level of the bot that takes over a seat (easy / medium / hard).
+    stand_in_level: str = DEFAULT_STAND_IN_LEVEL
 
 
 def _points(value) -> tuple[int, ...]:
@@ -42,15 +47,21 @@ def clock_policy(game: Game) -> ClockPolicy:
         "timeouts_to_bot", getattr(settings, "NAPAD_TIMEOUTS_TO_BOT", DEFAULT_TIMEOUTS_TO_BOT)
     )
     hours = getattr(settings, "NAPAD_EXTENSION_HOURS", DEFAULT_EXTENSION_HOURS)
+    level = override.get("stand_in_level")
     return ClockPolicy(
         reminder_points=_points(points),
         timeouts_to_bot=max(0, int(timeouts)),
         extension_hours=hours,
+        stand_in_level=level if level in LEVEL_LABELS else DEFAULT_STAND_IN_LEVEL,
     )
 
 
 def clock_policy_set(
-    *, game: Game, reminder_points: list[int] | None = None, timeouts_to_bot: int | None = None
+    *,
+    game: Game,
+    reminder_points: list[int] | None = None,
+    timeouts_to_bot: int | None = None,
+    stand_in_level: str | None = None,
 ) -> None:
     """Give one game its own clock policy (a league's settings for its fixtures)."""
     clock = dict((game.options or {}).get("clock") or {})
@@ -58,6 +69,10 @@ def clock_policy_set(
         clock["reminder_points"] = list(_points(reminder_points))
     if timeouts_to_bot is not None:
         clock["timeouts_to_bot"] = max(0, int(timeouts_to_bot))
+    if stand_in_level is not None:
+        if stand_in_level not in LEVEL_LABELS:
+            raise ValueError(f"unknown bot level {stand_in_level!r}")
+        clock["stand_in_level"] = stand_in_level
     game.options = {**(game.options or {}), "clock": clock}
     Game.objects.filter(pk=game.pk).update(options=game.options)
     # A running decision follows the new policy at once.

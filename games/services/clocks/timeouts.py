@@ -9,7 +9,8 @@ as the move, so a second sweep finds the game moved on and does nothing. A worke
 before committing leaves the deadline expired for the next sweep.
 
 After ``timeouts_to_bot`` consecutive timeouts (policy; default 3) the seat is handed to a bot
-for the rest of the game, marked ``replaced_by_bot`` for league rules, and the table is told.
+(of the policy's ``stand_in_level``: a league's choice, medium by default) for the rest of the
+game, marked ``replaced_by_bot`` for league rules, and the table is told.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from games.bots import bot_kind_for
 from games.engines import get_engine
 from games.engines.base import plural_noop
 from games.models import Game, GameEvent, Seat, StandingOrder
@@ -33,7 +35,12 @@ from .policy import clock_policy
 
 logger = logging.getLogger(__name__)
 
-BOT_STAND_IN = "heuristic"
+
+def stand_in_bot_kind(game: Game) -> str:
+    """The bot that takes a seat of ``game``: its clock policy's level (a league's choice;
+    medium by default), or the engine's first bot if it has no bot at that level."""
+    engine = get_engine(game.kind)
+    return bot_kind_for(engine, clock_policy(game).stand_in_level) or next(iter(engine.bots))
 
 
 def seat_consecutive_timeouts(game: Game, position: int, *, limit: int = 50) -> int:
@@ -61,8 +68,7 @@ def seat_consecutive_timeouts(game: Game, position: int, *, limit: int = 50) -> 
 def seat_hand_to_bot(*, game: Game, seat: Seat, reason: str = "timeouts") -> None:
     """A bot plays the seat for the rest of the game; the seat stays marked for the league.
     Runs inside the caller's transaction."""
-    engine = get_engine(game.kind)
-    bot_kind = BOT_STAND_IN if BOT_STAND_IN in engine.bots else next(iter(engine.bots))
+    bot_kind = stand_in_bot_kind(game)
     # Claimed while a member still plays the seat: a substitute who took over a seat a bot
     # once held (replaced_by_bot stays set for the league) can still be handed to one.
     updated = Seat.objects.filter(pk=seat.pk, bot_kind="").update(

@@ -6,7 +6,8 @@ results that finished later than it, replays the ratings from its own finishing 
 stored ratings always equal a recompute from scratch whatever order the tasks ran in.
 
 Only members are rated: bot seats are left out, and a member whose seat was handed to a bot
-is rated as sharing last place among the members (they did not finish the game).
+is rated as sharing last place among the members (they did not finish the game). Practice
+games (a member against the bots, ``Game.practice``) are not rated at all.
 """
 
 from __future__ import annotations
@@ -79,6 +80,9 @@ def rated_places(seats: Iterable[tuple[int | None, int | None, bool]]) -> list[t
 
 def _record_seats(record: ResultRecord) -> list[tuple[int | None, int | None, bool]]:
     if record.game_id is not None:
+        if record.game.practice:
+            # "Play against bots" (services/practice.py): practice never moves a rating.
+            return []
         return [
             (seat.player_id, seat.place, seat.replaced_by_bot) for seat in record.game.seats.all()
         ]

@@ -155,8 +155,12 @@ def _fixture_game_create(league: League, fixture: Fixture, table: PlannedTable) 
     game = play.game_start(
         game_id=game.pk, user=creator, first_player=0, identities=table.identities
     )
-    # The league's patience: consecutive timeouts before a bot takes the seat.
-    clock_policy_set(game=game, timeouts_to_bot=league.timeouts_before_bot)
+    # The league's patience: consecutive timeouts before a bot takes the seat, and which bot.
+    clock_policy_set(
+        game=game,
+        timeouts_to_bot=league.timeouts_before_bot,
+        stand_in_level=league.stand_in_level,
+    )
     fixture.game = game
     fixture.save(update_fields=["game"])
     for player in ordered:

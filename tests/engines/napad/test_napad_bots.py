@@ -1,4 +1,5 @@
-"""The To jest napad! bots: always legal, and the heuristic one plays sensibly."""
+"""The To jest napad! bots: always legal, and the heuristic one plays sensibly (the search bot
+has its own tests, test_napad_search.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import random
 from games.engines.simulator import simulate
 
 
-def test_engine_exposes_a_random_and_a_heuristic_bot(engine):
-    assert set(engine.bots) == {"random", "heuristic"}
+def test_engine_exposes_a_random_a_heuristic_and_a_search_bot(engine):
+    assert set(engine.bots) == {"random", "heuristic", "search"}
 
 
 def test_random_bot_picks_a_legal_action_from_its_own_rng(engine):
