@@ -8,6 +8,9 @@ that should get nothing proves it by ordering (a later marker arrives first), ne
 
 from __future__ import annotations
 
+import time
+
+import time_machine
 from channels.testing import WebsocketCommunicator
 
 SOCKET_TIMEOUT = 30.0
@@ -25,6 +28,15 @@ class Socket(WebsocketCommunicator):
 
     async def disconnect(self, code: int = 1000, timeout: float = SOCKET_TIMEOUT):
         return await super().disconnect(code, timeout)
+
+
+async def layer_send_marker(layer, channel: str, marker: dict) -> None:
+    """Send ``marker`` to ``channel`` after everything sent to it so far. Redis keeps a
+    channel's messages ordered by the time they were sent; under a frozen test clock they
+    would all have one time, and equal times come out in no set order, so the marker goes a
+    second later."""
+    with time_machine.travel(time.time() + 1, tick=False):
+        await layer.send(channel, marker)
 
 
 async def layer_receive_until_marker(layer, channel: str, marker: dict) -> list[dict]:

@@ -8,7 +8,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games.broadcast import user_group
-from tests.socketkit import layer_receive_until_marker
+from tests.socketkit import layer_receive_until_marker, layer_send_marker
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def bell_listener():
 
     def received(name: str) -> list[dict]:
         marker = {"type": "test.marker"}
-        async_to_sync(layer.send)(name, marker)
+        async_to_sync(layer_send_marker)(layer, name, marker)
         return async_to_sync(layer_receive_until_marker)(layer, name, marker)
 
     listen.received = received
