@@ -59,6 +59,7 @@ from .services.clocks import extensions_given, players_on_leave
 from .services.notifications import table_notices
 from .services.presence import PRESENCE_REFRESH_SECONDS, presence_touch
 from .services.standing_orders import standing_orders_preload
+from .services.visits import visit_seen
 from .templatetags.clock_tags import PANEL_NOTICES
 
 # Entries kept: an update of one game takes a handful (the read, the chat, the spectators'
@@ -149,14 +150,18 @@ def _off_thread(render: Callable[..., str], *args, later: bool = False, **kwargs
     return produce
 
 
+def _player_locale(user) -> tuple[int | None, tuple[str, str]]:
+    """The member's profile id, and their own language and time zone, for everything pushed
+    to them: no LocaleMiddleware runs for a socket's messages."""
+    player = Player.objects.filter(user=user).only("pk", "language", "time_zone").first()
+    if player is None:
+        return None, (translation.get_language() or "en", "UTC")
+    return player.pk, (player.language or "en", player.time_zone or "UTC")
+
+
 @database_sync_to_async
 def _member_locale(user) -> tuple[str, str]:
-    """The member's own language and time zone (their profile), for everything pushed to them:
-    no LocaleMiddleware runs for a socket's messages."""
-    player = Player.objects.filter(user=user).only("language", "time_zone").first()
-    if player is None:
-        return translation.get_language() or "en", "UTC"
-    return player.language or "en", player.time_zone or "UTC"
+    return _player_locale(user)[1]
 
 
 @contextlib.contextmanager
@@ -217,7 +222,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not await self._may_view():
             await self.close(code=4403)
             return
-        self.locale = await _member_locale(user)
+        self.player_id, self.locale = await database_sync_to_async(_player_locale)(user)
+        # The versions this page was shown (pushes), and the last one recorded as seen
+        # (games/services/visits.py): written when the socket closes and with the presence
+        # refresh, never once per push.
+        self.shown_version: int | None = None
+        self.recorded_version: int | None = None
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -234,13 +244,25 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self._presence
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "shown_version"):
+            await self._record_seen()
+
+    async def _record_seen(self) -> None:
+        """The member saw the table up to the last version pushed here, while present."""
+        shown = self.shown_version
+        if self.player_id is None or shown is None or shown == self.recorded_version:
+            return
+        await database_sync_to_async(visit_seen)(self.game_id, self.player_id, shown)
+        self.recorded_version = shown
 
     async def _presence_keepalive(self, user_id: int) -> None:
         # While this page is open the member gets no turn reminders for this game
-        # (games/services/presence.py): refresh the presence key before its TTL runs out.
+        # (games/services/presence.py): refresh the presence key before its TTL runs out,
+        # and record what the page has been shown so far.
         while True:
             await asyncio.sleep(PRESENCE_REFRESH_SECONDS)
             await sync_to_async(presence_touch)(self.game_id, user_id)
+            await self._record_seen()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         # Moves go through HTTP (CSRF, one code path); the socket only listens.
@@ -268,9 +290,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         access = table_access(game, user)
         if not access.may_view:
             return ""
-        return render_game_live(game, position=access.position, user=user, oob=True) + render_chat(
-            game, oob=True
+        after, self.shown_version = self.shown_version, game.version
+        live = render_game_live(
+            game, position=access.position, user=user, oob=True, announce_after=after
         )
+        return live + render_chat(game, oob=True)
 
     async def _render_shared(self, sent: str) -> str:
         """The fragment for this socket's user after the send ``sent``: one read of the game
@@ -293,6 +317,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         # The language and time zone active here are the ones the render runs under (asgiref
         # carries them to the worker thread).
         shown_in = (translation.get_language(), timezone.get_current_timezone_name())
+        # The live region says what changed since what this page was last shown.
+        after = self.shown_version
+        self.shown_version = max(game.version, after or 0)
         if access.position is not None:
             viewer: tuple = ("seat", access.position, user.pk)
             fragment_user = user
@@ -300,13 +327,14 @@ class GameConsumer(AsyncWebsocketConsumer):
             # No user at all: the spectators' shared fragment cannot show anyone's own bits.
             viewer, fragment_user = ("spectator",), None
         live = shared_renders.get(
-            ("live", self.game_id, sent, viewer, *shown_in),
+            ("live", self.game_id, sent, viewer, after, *shown_in),
             _off_thread(
                 render_game_live,
                 game,
                 position=access.position,
                 user=fragment_user,
                 oob=True,
+                announce_after=after,
                 later=fragment_user is not None,
             ),
         )

@@ -3,15 +3,22 @@
 Everything a page shows of a game comes from ``engine.view(state, seat)`` (plus the viewer's
 legal actions), never from the stored state directly, so a fragment can only hold what that
 viewer may see. ``Game.state`` and ``Game.seed`` never reach a template.
+
+The page's live parts (``games/game_detail.html``): ``#game-live`` — the viewer's decision
+(their hand, the choice they must make), the element an HTMX answer replaces — and, swapped by
+id beside it, ``#game-status`` (the sticky status bar), ``#game-board`` and ``#game-log-box``.
+The "since your last visit" panel (``#since``) sits between the decision and the board and is
+drawn only for the whole page: pushes never touch it, so a spectator's shared push cannot carry
+anyone's panel.
 """
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from django.core.cache import cache
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -19,22 +26,28 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.bots import seat_bot_label
+from games.boards import CHOICE_MARKS, DECORATORS, action_key
+from games.catchup import CONTEXT_ACTIONS, SINCE_ACTIONS, catchup_build
 from games.engines import get_engine
 from games.gamelog import log_entries
-from games.models import Game, Seat
-from games.selectors import game_chat, game_recent_events, game_state
+from games.models import Game
+from games.naming import seat_name
+from games.selectors import game_chat, game_events, game_recent_events, game_state
+from games.services.charts import scores_chart
+from games.services.replay import game_round_scores
+from games.status import game_status
 from games.wording import action_label, say
 
+__all__ = ["action_key"]  # re-exported for the API (games/api/games.py)
+
 LOG_LINES = 20
+# Actions the live region reads out after a change (older ones: "…").
+ANNOUNCED_ACTIONS = 3
+CHART_CACHE_SECONDS = 7 * 24 * 3600
 LIVE_TEMPLATE = "games/game_detail.html#live"
 CHAT_TEMPLATE = "games/game_detail.html#chat"
 ANNOUNCE_TEMPLATE = "games/game_detail.html#announce"
-
-
-def seat_names(game: Game) -> dict[int, str]:
-    """Seat → the member's display name (or the bot), from the game's (prefetched) seats."""
-    return {seat.position: seat_name(seat) for seat in game.seats.all()}
+SINCE_TEMPLATE = "games/game_detail.html#since"
 
 
 def duration_text(duration: timedelta) -> str:
@@ -73,97 +86,6 @@ def chosen_options(game: Game) -> list[dict[str, str]]:
     return shown
 
 
-def seat_name(seat: Seat) -> str:
-    if seat.player is not None:
-        return seat.player.display_name
-    return seat_bot_label(seat.bot_kind)
-
-
-def action_key(action: dict[str, Any]) -> str:
-    """An action as canonical JSON without its label: what the buttons post."""
-    return json.dumps({k: v for k, v in action.items() if k != "label"}, sort_keys=True)
-
-
-def _napad_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bool:
-    """Group played cards by colour and hang the legal play on each half of my hand.
-
-    Returns True: every legal action has its button on the board."""
-    for seat in view["seats"]:
-        groups = []
-        for colour in ("yellow", "red", "green"):
-            cards = [card for card in seat["played"] if card["colour"] == colour]
-            if cards:
-                groups.append(
-                    {
-                        "colour": colour,
-                        "cargo": next(
-                            h["cargo"] for h in cards[0]["halves"] if h["colour"] == colour
-                        ),
-                        "cards": cards,
-                        "total": seat["totals"][colour],
-                    }
-                )
-        seat["played_by_colour"] = groups
-    for card in view.get("hand") or []:
-        for half in card["halves"]:
-            key = action_key({"type": "play", "card": card["id"], "colour": half["colour"]})
-            half["action"] = key if key in legal else None
-    pass_key = action_key({"type": "pass"})
-    view["pass_action"] = pass_key if pass_key in legal else None
-    return True
-
-
-def _colt_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bool:
-    """Put bandits (with names) into the spots they stand in, the pile's owners on the pile,
-    and the legal Schemin' plays on the cards of my hand.
-
-    Returns True when every legal action got its button on the board (Schemin'); Stealin'
-    choices are left to the page's list of actions."""
-    bandits = view["bandits"]
-    for bandit in bandits:
-        bandit["css"] = bandit["character"].lower()
-    for car in view["train"]:
-        for level in ("inside", "roof"):
-            car[level]["bandits"] = [bandits[seat] for seat in car[level]["bandits"]]
-    if view.get("time_machine"):
-        view["time_machine"]["bandits"] = [
-            bandits[seat] for seat in view["time_machine"]["bandits"]
-        ]
-    view["hidden_bandits"] = [b for b in bandits if b["level"] == "hidden" and b["car"] is None]
-    hiding = next((b for b in bandits if b["level"] == "hidden" and b["car"] is not None), None)
-    view["my_hidden_spot"] = view["train"][hiding["car"]] if hiding else None
-    pending = view.get("pending")
-    current = pending.get("card") if pending else view.get("resolving")
-    for index, card in enumerate(view["pile"]):
-        card["bandit"] = bandits[card["seat"]]
-        card["is_resolving"] = current == index
-    if pending:
-        pending = view["pending"]
-        pending["bandit"] = bandits[pending["seat"]]
-        pile_index = pending.get("card")
-        if isinstance(pile_index, int) and 0 <= pile_index < len(view["pile"]):
-            pending["pile_card"] = view["pile"][pile_index]
-    placed = set()
-    hand = []
-    for card in view.get("hand") or []:
-        entry = {"card": card, "is_bullet": card.startswith("bullet:"), "plays": []}
-        for face_down in (False, True):
-            key = action_key({"type": "play", "card": card, "face_down": face_down})
-            if key in legal:
-                entry["plays"].append({"json": key, "face_down": face_down})
-                placed.add(key)
-        hand.append(entry)
-    view["hand_cards"] = hand
-    draw_key = action_key({"type": "draw"})
-    view["draw_action"] = draw_key if draw_key in legal else None
-    if view["draw_action"]:
-        placed.add(draw_key)
-    return bool(legal) and placed == set(legal)
-
-
-_DECORATORS = {"napad": _napad_decorate, "colt": _colt_decorate}
-
-
 def board_context(
     game: Game,
     state: dict[str, Any] | None,
@@ -175,7 +97,8 @@ def board_context(
     seats = list(game.seats.all())
     names = {seat.position: seat_name(seat) for seat in seats}
     context: dict[str, Any] = {
-        "board_template": f"games/{game.kind}/board.html",
+        "board_template": f"games/{game.kind}/board.html#board",
+        "hand_template": f"games/{game.kind}/board.html#hand",
         "view": None,
         "actions": [],
         "names": names,
@@ -186,47 +109,94 @@ def board_context(
         return context
     engine = get_engine(game.kind)
     view = engine.view(state, position)
-    # Engines list seats as "seats" (Napad) or "bandits" (Colt Express): give each its name.
+    stand_ins = {seat.position: seat for seat in seats if seat.is_stand_in}
+    # Engines list seats as "seats" (Napad) or "bandits" (Colt Express): give each its name,
+    # and to a seat a bot plays for a member, the time the bot took over.
     for seat_view in [*view.get("seats", ()), *view.get("bandits", ())]:
         if isinstance(seat_view, dict) and "seat" in seat_view:
             seat_view["name"] = names.get(seat_view["seat"], "")
+            stand_in = stand_ins.get(seat_view["seat"])
+            seat_view["stand_in_since"] = stand_in.bot_since if stand_in else None
     legal_actions = []
-    if with_actions and position is not None and position in engine.to_move(state):
+    # A seat a bot plays (for a member, too) has no buttons: the bot moves, not the page.
+    bot_held = any(seat.position == position and seat.is_bot for seat in seats)
+    if with_actions and position is not None and not bot_held and position in engine.to_move(state):
         legal_actions = engine.legal_actions(state, position)
     legal = {action_key(action): action for action in legal_actions}
-    decorate = _DECORATORS.get(game.kind)
+    decorate = DECORATORS.get(game.kind)
     actions_on_board = decorate(view, legal) if decorate is not None else False
     context["view"] = view
-    # A board that draws its own buttons needs no list; otherwise the engine's labels serve.
+    # A board that draws its own buttons needs no list; otherwise the engine's labels serve,
+    # each with the board's spots it names (highlighted while the button has focus).
     if not actions_on_board:
+        marks = CHOICE_MARKS.get(game.kind)
         context["actions"] = [
-            {"json": key, "label": action_label(engine, state, position, action, names)}
+            {
+                "json": key,
+                "label": action_label(engine, state, position, action, names),
+                "marks": marks(view, action) if marks else "",
+            }
             for key, action in legal.items()
         ]
     return context
 
 
+def _events_wanted(game: Game, since: int | None) -> int:
+    """How many of the last events one page needs: the log's lines, or (with a "since your
+    last visit" panel) the actions since then and a round's worth before — bounded either way,
+    so a page costs the same early and late in a game."""
+    if since is None:
+        return LOG_LINES
+    wanted = game.version - since + CONTEXT_ACTIONS
+    return max(LOG_LINES, min(wanted, SINCE_ACTIONS + CONTEXT_ACTIONS))
+
+
+def _announcement(status: dict[str, Any], log: list[dict[str, Any]], after: int | None) -> str:
+    """What the live region reads out: the status line, then what changed since version
+    ``after`` (the last few actions' lines), so a member hears the result of their own move
+    and of the others' that followed, not only the latest line."""
+    entries = log[-1:] if after is None else [entry for entry in log if entry["seq"] > after]
+    lines = [" ".join(entry["texts"]) for entry in entries[-ANNOUNCED_ACTIONS:] if entry["texts"]]
+    if len(entries) > ANNOUNCED_ACTIONS:
+        lines.insert(0, "…")
+    return " ".join([status["text"], *lines]).strip()
+
+
 def game_context(
-    game: Game, *, position: int | None, message: str = "", message_ok: bool = True
+    game: Game,
+    *,
+    position: int | None,
+    message: str = "",
+    message_ok: bool = True,
+    since: int | None = None,
+    announce_after: int | None = None,
 ) -> dict[str, Any]:
-    """Everything the live part of the game page needs, for one viewer."""
+    """Everything the live parts of the game page need, for one viewer.
+
+    ``since``: the version the viewer's "since your last visit" panel starts from (the whole
+    page only). ``announce_after``: the version the viewer's page showed before this one, so
+    the live region can say what changed since."""
     engine = get_engine(game.kind)
     state = game_state(game)
     context = board_context(game, state, position)
     seats = list(game.seats.all())
+    names = context["names"]
+    events = game_recent_events(game, limit=_events_wanted(game, since))
+    finished = game.status == Game.Status.FINISHED
+    my_seat = next((s for s in seats if s.position == position), None)
     context.update(
         game=game,
         seats=seats,
         position=position,
-        my_seat=next((s for s in seats if s.position == position), None),
-        to_move_names=[context["names"].get(p, "") for p in game.to_move],
+        my_seat=my_seat,
+        to_move_names=[names.get(p, "") for p in game.to_move],
         my_turn=position is not None and position in game.to_move,
         message=message,
         message_ok=message_ok,
         log=log_entries(
-            game_recent_events(game, limit=LOG_LINES),
+            events[-LOG_LINES:],
             position,
-            names=context["names"],
+            names=names,
             kind=game.kind,
             round_now=(context["view"] or {}).get("round"),
         ),
@@ -235,12 +205,13 @@ def game_context(
         # asks, so it costs nothing there.
         chosen_options=SimpleLazyObject(partial(chosen_options, game)),
         seat_list=[
-            {"number": position + 1, "name": context["names"].get(position)}
+            {"number": position + 1, "name": names.get(position)}
             for position in range(game.seats_count)
         ],
         result=None,
+        since=None,
     )
-    if game.status == Game.Status.FINISHED and state is not None:
+    if finished and state is not None:
         result = engine.result(state)
         identities = {seat.position: seat.identity for seat in seats}
         context["result"] = {
@@ -248,15 +219,52 @@ def game_context(
             "rows": [
                 {
                     **row,
-                    "name": context["names"].get(row["seat"], ""),
+                    "name": names.get(row["seat"], ""),
                     "identity": identities.get(row["seat"], ""),
                     "breakdown": result["breakdown"][row["seat"]],
                 }
                 for row in result["ranking"]
             ],
             "breakdown_template": f"games/{game.kind}/result.html",
+            "chart": SimpleLazyObject(partial(end_chart, game, names)),
         }
+    view = context["view"]
+    context["status"] = game_status(
+        game,
+        view,
+        my_seat=my_seat,
+        names=names,
+        result_rows=context["result"]["rows"] if context["result"] else None,
+    )
+    if since is not None and my_seat is not None and not my_seat.is_bot:
+        # Acting closes the panel: it starts after the member's own last move (a move the
+        # clock made for them is not theirs, and is news to them).
+        own = [e.seq for e in events if e.seat == position and e.seq > since and not e.by_clock]
+        since = max(own, default=since)
+    if since is not None and since < game.version and view is not None:
+        context["since"] = catchup_build(
+            game.kind,
+            events,
+            since=since,
+            version=game.version,
+            position=position,
+            names=names,
+            everything=finished,
+            current_round=view.get("round"),
+        )
+    context["announcement"] = _announcement(context["status"], context["log"], announce_after)
     return context
+
+
+def end_chart(game: Game, names: dict[int, str]) -> dict[str, Any]:
+    """The end screen's round-by-round chart of each player's loot. Cached: a finished game
+    never changes, and drawing it replays the game once from its seed."""
+    key = f"end-chart:{game.pk}:{game.version}"
+    scores = cache.get(key)
+    if scores is None:
+        scores = game_round_scores(game, game_events(game))
+        cache.set(key, scores, CHART_CACHE_SECONDS)
+    return scores_chart(scores, names)
 
 
 def render_game_live(
@@ -268,19 +276,32 @@ def render_game_live(
     message: str = "",
     message_ok: bool = True,
     oob: bool = False,
+    announce_after: int | None = None,
 ) -> str:
-    """The live part of the page (status, board, actions, result, log) for one viewer.
+    """The live parts of the page for one viewer (module docstring): ``#game-live`` first —
+    an HTMX answer replaces it —, then the parts that swap by id, and what the live region
+    reads out.
 
-    Without a request (the consumer) pass the ``user`` the fragment is for."""
-    context = game_context(game, position=position, message=message, message_ok=message_ok)
+    ``oob``: a socket push (``#game-live`` swaps by id too). Without a request (the consumer)
+    pass the ``user`` the fragment is for."""
+    context = game_context(
+        game,
+        position=position,
+        message=message,
+        message_ok=message_ok,
+        announce_after=announce_after,
+    )
     context["oob"] = oob
+    context["parts_oob"] = True
     if request is None:
         context["user"] = user
     html = render_to_string(LIVE_TEMPLATE, context, request=request)
-    if oob:
-        # A pushed update also tells screen readers what happened (base.html's live region).
-        html += render_to_string(ANNOUNCE_TEMPLATE, context, request=request)
-    return html
+    return html + render_to_string(ANNOUNCE_TEMPLATE, context, request=request)
+
+
+def render_since_closed() -> str:
+    """The "since your last visit" panel emptied by id: the member acted or dismissed it."""
+    return render_to_string(SINCE_TEMPLATE, {"since": None, "since_oob": True})
 
 
 def render_chat(

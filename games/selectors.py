@@ -15,7 +15,15 @@ from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import (
+    Exists,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    prefetch_related_objects,
+)
 
 from games.engines import get_engine
 from games.models import (
@@ -26,10 +34,12 @@ from games.models import (
     Player,
     PushSubscription,
     Seat,
+    TableVisit,
 )
 
 LOBBY_LIMIT = 50
 CHAT_LINES = 30
+HOME_FINISHED = 5
 
 T = TypeVar("T")
 
@@ -71,9 +81,20 @@ def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
     return queryset.select_related("ruleset").prefetch_related(_seats_prefetch())
 
 
-def game_with_seats(game_id: int) -> Game | None:
-    """The game, its ruleset and its seats (with players) in two queries."""
-    return _with_seats(Game.objects.filter(pk=game_id)).first()
+def game_with_seats(game_id: int, *, visit_of: Player | None = None) -> Game | None:
+    """The game, its ruleset and its seats (with players) in two queries.
+
+    With ``visit_of``, the same query also reads that member's ``TableVisit`` (as
+    ``game.visit_seen`` / ``game.visit_since``, None before their first visit): the game page
+    needs it and it costs no query of its own."""
+    queryset = Game.objects.filter(pk=game_id)
+    if visit_of is not None:
+        visits = TableVisit.objects.filter(game=OuterRef("pk"), player=visit_of)
+        queryset = queryset.annotate(
+            visit_seen=Subquery(visits.values("seen_version")[:1]),
+            visit_since=Subquery(visits.values("since_version")[:1]),
+        )
+    return _with_seats(queryset).first()
 
 
 def game_seats_attach(game: Game) -> list[Seat]:
@@ -174,7 +195,13 @@ def lobby_my_games(user: AbstractBaseUser) -> list[Game]:
     games = list(_with_seats(queryset)[:LOBBY_LIMIT])
     for game in games:
         mine = next(s for s in game.seats.all() if s.player_id == player.pk)
-        game.my_turn = game.status == Game.Status.RUNNING and mine.position in game.to_move
+        game.my_seat = mine
+        # A seat a bot plays for the member is not their turn to take.
+        game.my_turn = (
+            game.status == Game.Status.RUNNING
+            and mine.position in game.to_move
+            and not mine.is_stand_in
+        )
     far_future = 2**62
     games.sort(
         key=lambda g: (
@@ -184,6 +211,33 @@ def lobby_my_games(user: AbstractBaseUser) -> list[Game]:
         )
     )
     return games
+
+
+def home_games(user: AbstractBaseUser) -> dict[str, list[Game]]:
+    """The member's tables for the home page: their turn first (soonest deadline first), the
+    running ones waiting for others, those still waiting for players, and their last few
+    finished games, each with the member's own seat (``game.my_seat``: place and score)."""
+    mine = lobby_my_games(user)
+    groups: dict[str, list[Game]] = {
+        "my_turn": [g for g in mine if g.my_turn],
+        "waiting": [g for g in mine if g.status == Game.Status.RUNNING and not g.my_turn],
+        "open": [g for g in mine if g.status == Game.Status.OPEN],
+        "finished": [],
+    }
+    player = player_of(user)
+    if player is not None:
+        queryset = (
+            Game.objects.filter(
+                status=Game.Status.FINISHED,
+                pk__in=Seat.objects.filter(player=player).values("game_id"),
+            )
+            .defer("state", "config")
+            .order_by("-finished_at")
+        )
+        for game in _with_seats(queryset)[:HOME_FINISHED]:
+            game.my_seat = next(s for s in game.seats.all() if s.player_id == player.pk)
+            groups["finished"].append(game)
+    return groups
 
 
 def lobby_finished_games(user: AbstractBaseUser) -> list[Game]:

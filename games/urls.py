@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import clocks, lobby, pages, play, practice, push_devices, pwa, rules
+from .views import clocks, lobby, pages, play, practice, push_devices, pwa, rules, since
 from .views import leagues as league_views
 
 urlpatterns = [
@@ -20,6 +20,9 @@ urlpatterns = [
     path("games/<int:game_id>/chat", play.chat_post, name="chat_post"),
     path("games/<int:game_id>/verify", play.game_verify_view, name="game_verify"),
     path("games/<int:game_id>/replay", play.game_replay, name="game_replay"),
+    # "Since your last visit": dismiss the panel, watch those moves on the board.
+    path("games/<int:game_id>/since/dismiss", since.since_dismiss, name="since_dismiss"),
+    path("games/<int:game_id>/watch", since.game_watch, name="game_watch"),
     # Turn clocks: "+24 h", standing orders, leave, notifications.
     path("games/<int:game_id>/extend", clocks.deadline_extend_view, name="deadline_extend"),
     path("games/<int:game_id>/orders", clocks.standing_order_set_view, name="standing_order_set"),

@@ -17,7 +17,7 @@ from ninja import Query, Router, Status
 from games.engines import get_engine
 from games.gamelog import log_entries
 from games.models import Game, GameEvent
-from games.rendering import seat_names
+from games.naming import seat_names
 from games.selectors import TableAccess
 from games.services import play
 from games.wording import action_label

@@ -18,7 +18,7 @@ from ninja import Path, Query, Router, Status
 from games.bots import bots_described, level_of
 from games.engines import get_engine
 from games.models import Game, Player, Ruleset
-from games.rendering import seat_name
+from games.naming import seat_name
 from games.selectors import (
     TableAccess,
     game_with_seats,

@@ -3,6 +3,8 @@
 * ``engines`` — complete random games per CPU second (the rules alone);
 * ``move_path`` — moves through the full HTTP stack against the floor view (``baseline``);
 * ``pages`` — the game page and its board fragment against the floor, late against early;
+* ``comeback`` — game pages of a member coming back ("since your last visit"), of one who has
+  seen everything, and the HTMX fragment, against the same floor;
 * ``queries`` — SQL queries per game page and per move, early and late in a game;
 * ``broadcast`` — what a committed move's broadcast costs, beside one Redis publish;
 * ``fanout`` — one move reaching many open game pages over WebSockets, in this process;
@@ -22,6 +24,7 @@ TARGETS = {
     "move_path": "HTMX move answer / floor POST >= 0.40",
     "pages": "page / floor GET >= 0.40; board fragment / floor GET >= 0.60; "
     "page near the end / at move 10 <= 1.05",
+    "comeback": "reported against the floor (no target of its own: the pages' are above)",
     "queries": "constant: the same count at move 1 and late in the game",
     "broadcast": "<= 2 ms per broadcast on Redis",
     "fanout": "200 sockets: p95 delivery <= 300 ms",

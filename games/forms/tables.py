@@ -5,6 +5,7 @@ is the level's bot name, the one the seat stores."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -43,14 +44,31 @@ def playable_rulesets():
     )
 
 
+def ruleset_option_values(ruleset: Ruleset) -> dict[str, Any]:
+    """What the ruleset's own config says for each of its engine's table options: the form
+    starts from these, so a table of a version plays that version unless the member changes
+    something (a "+ Time Machine" ruleset has the Time Machine on)."""
+    engine = get_engine(ruleset.kind)
+    values = {}
+    for option in engine.options(ruleset.config):
+        value = ruleset.config.get(option["key"], option.get("default"))
+        values[option["key"]] = bool(value) if option["type"] == "bool" else value
+    return values
+
+
 class RulesetSelect(forms.Select):
-    """Each option carries its game (``data-kind``) so the page can show only its options."""
+    """Each option carries its game (``data-kind``, so the page shows only its options), the
+    option values its config sets (``data-options``) and the seats its game takes."""
 
     def create_option(self, name, value, *args, **kwargs):
         option = super().create_option(name, value, *args, **kwargs)
         instance = getattr(value, "instance", None)
         if instance is not None:
+            engine = get_engine(instance.kind)
             option["attrs"]["data-kind"] = instance.kind
+            option["attrs"]["data-options"] = json.dumps(ruleset_option_values(instance))
+            option["attrs"]["data-min-seats"] = engine.min_players
+            option["attrs"]["data-max-seats"] = min(engine.max_players, MAX_SEATS)
         return option
 
 
@@ -119,6 +137,19 @@ class TableCreateForm(forms.Form):
                 choices=[("", _("a member"))] + list(bot_choices.items()),
             )
             self.bot_field_names.append(name)
+        if not self.is_bound:
+            self._start_from(self.initial.get("ruleset") or self.fields["ruleset"].queryset.first())
+
+    def _start_from(self, ruleset: Ruleset | None) -> None:
+        """Options as the (first or chosen) ruleset sets them, for a page without JavaScript;
+        the page's script does the same whenever another ruleset is chosen."""
+        if not isinstance(ruleset, Ruleset):
+            return
+        self.initial["ruleset"] = ruleset.pk
+        for key, value in ruleset_option_values(ruleset).items():
+            name = f"option_{ruleset.kind}_{key}"
+            if name in self.fields:
+                self.initial[name] = value if isinstance(value, bool) else str(value)
 
     def option_groups(self):
         """(kind, game name, [bound fields]) for the template."""
@@ -159,14 +190,18 @@ class TableCreateForm(forms.Form):
         if ruleset is None:
             return cleaned
         options = {}
+        # Only what differs from the chosen version's own config is the table's option.
+        configured = ruleset_option_values(ruleset)
         for name, option in self.option_fields.get(ruleset.kind, []):
             value = cleaned.get(name)
             if option["type"] == "bool":
-                if bool(value) != bool(option.get("default", ruleset.config.get(option["key"]))):
+                if bool(value) != bool(configured.get(option["key"])):
                     options[option["key"]] = bool(value)
             elif value not in ("", None):
                 values = {str(choice): choice for choice, _label in option_choices(option)}
-                options[option["key"]] = values.get(value, value)
+                chosen = values.get(value, value)
+                if chosen != configured.get(option["key"]):
+                    options[option["key"]] = chosen
         cleaned["options"] = options
         engine = get_engine(ruleset.kind)
         bot_seats = {}

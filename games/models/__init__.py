@@ -30,6 +30,7 @@ from .push import PushDelivery, PushMessage, PushSubscription
 from .rules_admin import ModerationAction, RulesText, SimulationRun
 from .rulesets import Ruleset
 from .tables import ChatMessage, Invitation
+from .visits import TableVisit
 
 __all__ = [
     "ApiToken",
@@ -65,4 +66,5 @@ __all__ = [
     "RulesText",
     "Seat",
     "SimulationRun",
+    "TableVisit",
 ]

@@ -89,6 +89,8 @@ class Seat(models.Model):
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     # Set when the seat was handed to a bot mid-game (timeouts or a moderator): leagues care.
     replaced_by_bot = models.BooleanField(default=False)
+    # When a bot took over a member's seat (the seat shows "bot for <member> since …").
+    bot_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position"]
@@ -109,6 +111,11 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_kind)
+
+    @property
+    def is_stand_in(self) -> bool:
+        """A bot plays a member's seat for them (timeouts or a moderator)."""
+        return bool(self.bot_kind) and self.player_id is not None
 
 
 class GameEvent(models.Model):

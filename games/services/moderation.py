@@ -218,7 +218,9 @@ def seat_to_bot(
         seat = _seat(game, position)
         if seat.is_bot:
             raise ModerationError(_("A bot already plays this seat."))
-        Seat.objects.filter(pk=seat.pk).update(bot_kind=bot_kind, replaced_by_bot=True)
+        Seat.objects.filter(pk=seat.pk).update(
+            bot_kind=bot_kind, replaced_by_bot=True, bot_since=timezone.now()
+        )
         record = _audit(
             game=game,
             actor=actor,
@@ -265,7 +267,7 @@ def seat_to_substitute(
             )
         previous = seat.player
         Seat.objects.filter(pk=seat.pk).update(
-            player=substitute, bot_kind="", consecutive_timeouts=0
+            player=substitute, bot_kind="", consecutive_timeouts=0, bot_since=None
         )
         record = _audit(
             game=game,

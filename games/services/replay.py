@@ -26,6 +26,56 @@ def game_replay_state(game: Game, events: list[GameEvent], step: int) -> dict[st
     return state
 
 
+def game_replay_steps(
+    game: Game, events: list[GameEvent], start: int, stop: int
+) -> list[tuple[GameEvent | None, dict[str, Any]]]:
+    """The states from version ``start`` to ``stop``, each with the action that led to it
+    (``None`` for the first): one replay from the seed, for "watch what happened"."""
+    engine = get_engine(game.kind)
+    state = engine.setup(game.config, game.seats_count, game.seed, **game.setup_args)
+    steps: list[tuple[GameEvent | None, dict[str, Any]]] = []
+    for event in events[:stop]:
+        if event.seq == start + 1:
+            steps.append((None, state))
+        state, _events = engine.apply(state, event.seat, event.action)
+        if event.seq > start:
+            steps.append((event, state))
+    if not steps:
+        steps.append((None, state))
+    return steps
+
+
+# What the end screen's chart counts for each seat, read from that seat's own view (so a purse
+# or a captured wagon counts at its value): To jest napad!'s captured wagons, Colt Express's
+# loot.
+_LOOT_OF_SEAT = {
+    "napad": lambda view, seat: sum(w["value"] for w in view["seats"][seat]["captured"] or ()),
+    "colt": lambda view, seat: view["bandits"][seat].get("loot_value") or 0,
+}
+
+
+def game_round_scores(game: Game, events: list[GameEvent]) -> dict[str, Any]:
+    """Each seat's loot at the end of every round of a game, replayed once from its seed:
+    ``{"series": {seat: [after round 1, …]}}``. A round ends where the next one begins."""
+    loot_of = _LOOT_OF_SEAT.get(game.kind)
+    if loot_of is None or not game.seed:
+        return {"series": {}}
+    engine = get_engine(game.kind)
+    state = engine.setup(game.config, game.seats_count, game.seed, **game.setup_args)
+    series: dict[str, list[int]] = {str(seat): [] for seat in range(game.seats_count)}
+
+    def snapshot() -> None:
+        for seat in range(game.seats_count):
+            series[str(seat)].append(loot_of(engine.view(state, seat), seat))
+
+    for index, event in enumerate(events):
+        state, _events = engine.apply(state, event.seat, event.action)
+        new_round = any(e.get("type") == "round_started" for e in event.public_events)
+        if new_round or index == len(events) - 1:
+            snapshot()
+    return {"series": series}
+
+
 @dataclass(frozen=True)
 class Verification:
     ok: bool

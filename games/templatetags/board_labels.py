@@ -136,3 +136,27 @@ def wagons_captured(wagons: Any) -> SafeString:
         ngettext("%(wagons)s wagon captured", "%(wagons)s wagons captured", wagons),
         wagons=wagons,
     )
+
+
+@register.filter
+def napad_send_label(half: Any) -> SafeString:
+    """ "Send it with gold 6 up": the button on one half of a gang card in the hand."""
+    if not isinstance(half, dict):
+        return mark_safe("")  # noqa: S308 (nothing to show)
+    return _filled(
+        gettext("Send it with %(cargo)s %(value)s up"),
+        cargo=cargo_name(half.get("cargo")),
+        value=half.get("value"),
+    )
+
+
+@register.filter
+def colt_play_label(card: Any) -> SafeString:
+    """ "Play Move": a Schemin' button on a card of the hand."""
+    return _filled(gettext("Play %(card)s"), card=colt_card_name(card))
+
+
+@register.filter
+def colt_play_face_down_label(card: Any) -> SafeString:
+    """ "Play Move face down"."""
+    return _filled(gettext("Play %(card)s face down"), card=colt_card_name(card))

@@ -1,8 +1,11 @@
-"""General pages: the home page."""
+"""General pages: the home page, with the member's own games on it."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from games.selectors import home_games
+
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    context = {"my_games": home_games(request.user)} if request.user.is_authenticated else {}
+    return render(request, "home.html", context)

@@ -11,18 +11,19 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from games.engines import EngineError, get_engine
 from games.gamelog import log_entries
 from games.models import Game
+from games.naming import seat_names
 from games.parsing import strict_int
 from games.rendering import (
     board_context,
     game_context,
     render_chat,
     render_game_live,
-    seat_names,
+    render_since_closed,
 )
 from games.selectors import (
     TableAccess,
@@ -30,16 +31,22 @@ from games.selectors import (
     game_events,
     game_unchanged,
     game_with_seats,
+    player_of,
     table_access,
 )
 from games.services import play
 from games.services.replay import game_replay_state, game_verify
+from games.services.visits import visit_page_open
 
 
-def _visible_game(request: HttpRequest, game_id: int) -> tuple[Game, TableAccess]:
+def _visible_game(
+    request: HttpRequest, game_id: int, *, with_visit: bool = False
+) -> tuple[Game, TableAccess]:
     """The game and the member's access to it; 404 for tables they may not see (an
-    invite-only table's existence is not revealed)."""
-    game = game_with_seats(game_id)
+    invite-only table's existence is not revealed). ``with_visit``: read the member's last
+    visit with it (the whole page's "since your last visit")."""
+    visitor = player_of(request.user) if with_visit else None
+    game = game_with_seats(game_id, visit_of=visitor)
     if game is None:
         raise Http404(_("There is no such table."))
     access = table_access(game, request.user)
@@ -49,7 +56,12 @@ def _visible_game(request: HttpRequest, game_id: int) -> tuple[Game, TableAccess
 
 
 def game_live_response(
-    request: HttpRequest, game_id: int, *, message: str = "", ok: bool = True
+    request: HttpRequest,
+    game_id: int,
+    *,
+    message: str = "",
+    ok: bool = True,
+    announce_after: int | None = None,
 ) -> HttpResponse:
     """After a POST: HTMX gets the fresh live fragment with the message (always 200, so htmx
     swaps it); a plain form post gets the message and a redirect to the page."""
@@ -61,6 +73,7 @@ def game_live_response(
             request=request,
             message=message,
             message_ok=ok,
+            announce_after=announce_after,
         )
         return HttpResponse(html)
     if message:
@@ -69,11 +82,16 @@ def game_live_response(
 
 
 @login_required
+@require_safe
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    game, access = _visible_game(request, game_id)
+    game, access = _visible_game(request, game_id, with_visit=not request.htmx)
     if request.htmx:
+        # Seen without a write here: the same version reaches the page's socket, which
+        # records what it was shown (games/services/visits.py).
         return HttpResponse(render_game_live(game, position=access.position, request=request))
-    context = game_context(game, position=access.position)
+    player = player_of(request.user)
+    since = visit_page_open(game, player) if player is not None else None
+    context = game_context(game, position=access.position, since=since)
     context.update(chat=game_chat(game), chat_form=access.seat is not None)
     return render(request, "games/game_detail.html", context)
 
@@ -87,13 +105,30 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
         action=request.POST.get("action", ""),
         expected_version=request.POST.get("version"),
     )
+    # Acting closes "since your last visit" (the answer empties it; a later page starts it
+    # after the member's own last move: games/rendering.py), with no write on the move path.
     if result.ok and request.htmx and game_unchanged(result.game):
         # The game the service saved (seats loaded) is the fresh board: no second read. If
         # something moved it on after the commit, the answer reads it again below.
         game = result.game
         access = table_access(game, request.user)
-        return HttpResponse(render_game_live(game, position=access.position, request=request))
-    return game_live_response(request, game_id, message=result.message, ok=result.ok)
+        html = render_game_live(
+            game,
+            position=access.position,
+            request=request,
+            announce_after=game.version - 1,
+        )
+        return HttpResponse(html + render_since_closed())
+    response = game_live_response(
+        request,
+        game_id,
+        message=result.message,
+        ok=result.ok,
+        announce_after=result.game.version - 1 if result.ok else None,
+    )
+    if result.ok and request.htmx:
+        response.content += render_since_closed().encode()
+    return response
 
 
 def _table_change(

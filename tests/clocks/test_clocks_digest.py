@@ -10,7 +10,7 @@ from clockkit import play_first_legal, started_game, user_to_move
 
 from games.gamelog import event_text
 from games.models import DigestSent, GameEvent
-from games.rendering import seat_names
+from games.naming import seat_names
 from games.services.clocks import digests_send
 
 T0 = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)

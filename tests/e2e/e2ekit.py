@@ -7,6 +7,7 @@ channel layer), whatever the surrounding test run uses; see ``conftest.py`` for 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -101,21 +102,21 @@ class LiveClub:
         # What the pages' Content-Security-Policy refused; a test fails on any (conftest.py).
         self.csp_violations: list[str] = []
 
-    def prepare(self) -> None:
-        self.shell(_PREPARE)
-
-    def shell(self, code: str) -> str:
-        """Run ``code`` with ``manage.py shell`` in the club's environment; its output."""
+    def shell(self, code: str, *, what: str, timeout: float) -> str:
+        """Run ``code`` with ``manage.py shell`` in the club's own environment; its output."""
         done = subprocess.run(
             [sys.executable, "manage.py", "shell", "-c", code],
             cwd=ROOT,
             env=self.env,
             capture_output=True,
             text=True,
-            timeout=180,
+            timeout=timeout,
         )
-        assert done.returncode == 0, f"the club's shell failed:\n{done.stdout}\n{done.stderr}"
+        assert done.returncode == 0, f"{what} failed:\n{done.stdout}\n{done.stderr}"
         return done.stdout
+
+    def prepare(self) -> None:
+        self.shell(_PREPARE, what="preparing the club", timeout=180)
 
     def start(self, timeout: float = 60) -> None:
         log = self.log_path.open("w")
@@ -154,6 +155,17 @@ class LiveClub:
     def output(self) -> str:
         return self.log_path.read_text() if self.log_path.exists() else ""
 
+    def scenarios(self, names: list[str] | None = None) -> dict[str, dict]:
+        """Tables in chosen situations (tests/e2e/scenarios.py), made in the club's own
+        environment: name -> {"game": id, "to_move": "alice" / "bob" / None, "kind"}."""
+        code = (
+            "import sys; sys.path.insert(0, 'tests/e2e'); import scenarios; "
+            f"scenarios.main({names!r})"
+        )
+        output = self.shell(code, what="making the scenarios", timeout=600)
+        line = next(line for line in output.splitlines() if line.startswith("SCENARIOS "))
+        return json.loads(line.removeprefix("SCENARIOS "))
+
     # --- members ----------------------------------------------------------------------------
 
     def context(self, browser: Browser, *, viewport=None, locale: str = "en-GB") -> BrowserContext:
@@ -172,8 +184,12 @@ class LiveClub:
         context.on("console", on_console)
         return context
 
-    def member_page(self, browser: Browser, username: str, *, viewport=None) -> Page:
-        """A new browser context (its own cookies) logged in as ``username`` on the login page."""
+    def member_page(
+        self, browser: Browser, username: str, *, viewport=None, language: str | None = None
+    ) -> Page:
+        """A new browser context (its own cookies) logged in as ``username`` on the login page,
+        landing in the lobby. ``language``: switch to it with the page's own switcher (the
+        member's profile keeps it for their next visit)."""
         page = self.context(browser, viewport=viewport).new_page()
         page.goto("/accounts/login/?next=/games/")
         page.locator("#id_username").fill(username)
@@ -181,6 +197,9 @@ class LiveClub:
         page.locator("main form button[type=submit]").click()
         page.wait_for_url(f"{self.base}/games/")
         expect(page.locator(".account-link")).to_have_text(MEMBERS[username])
+        if language and page.locator("html").get_attribute("lang") != language:
+            page.locator(f'.language-switcher button[value="{language}"]').click()
+            expect(page.locator("html")).to_have_attribute("lang", language)
         return page
 
 
@@ -268,9 +287,19 @@ def play_first_button(pages: dict[str, Page]) -> tuple[str, str]:
     return mover, text
 
 
+def animations_done(page: Page) -> None:
+    """Wait until no piece is travelling (static/js/game.js), so a measure or a picture
+    catches the board at rest; CSS pulses on changed spots may go on."""
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a instanceof CSSAnimation"
+        " || a.playState !== 'running')"
+    )
+
+
 def phone_check(page: Page, path: Path) -> None:
     """A phone-sized screenshot of the page, which must not scroll sideways."""
     page.set_viewport_size({"width": 390, "height": 844})
+    animations_done(page)
     page.screenshot(path=str(path), full_page=True)
     widths = page.evaluate(
         "({scroll: document.documentElement.scrollWidth, inner: window.innerWidth})"

@@ -50,10 +50,11 @@ def test_two_members_play_a_whole_napad_game(live_club, browser, tmp_path):
     for page in (alice, bob):
         expect(page.locator("#board .napad-board")).to_be_visible()
         expect(page.locator(".napad-seat")).to_have_count(2)
-    # The seed's hash reaches both open pages with the start, before anyone moves.
-    seed_hash = alice.locator("#game-status .seed-hash code.hash").inner_text().strip()
+    # The seed's hash reaches both open pages with the start, before anyone moves (below the
+    # board, out of the decision's way).
+    seed_hash = alice.locator("#game-board .seed-hash code.hash").inner_text().strip()
     assert re.fullmatch(r"[0-9a-f]{64}", seed_hash)
-    expect(bob.locator("#game-status .seed-hash code.hash")).to_have_text(seed_hash)
+    expect(bob.locator("#game-board .seed-hash code.hash")).to_have_text(seed_hash)
     wait_for_version(bob, live_version(alice))
 
     pages = {"alice": alice, "bob": bob}
@@ -68,7 +69,7 @@ def test_two_members_play_a_whole_napad_game(live_club, browser, tmp_path):
     assert moves["alice"] and moves["bob"], moves
 
     for name, page in pages.items():
-        expect(page.locator("#game-status")).to_contain_text("The game is over.")
+        expect(page.locator("#game-status")).to_contain_text("The game is over")
         expect(page.locator(MOVE_BUTTONS_ANYWHERE)).to_have_count(0)
         result = page.locator("#result")
         expect(result.locator("table.ranking tbody tr")).to_have_count(2)

@@ -115,7 +115,11 @@ def test_the_pages_in_polish_work_under_the_policy(live_club, browser, tmp_path)
 
 
 def test_the_admin_pages_work_under_the_policy(live_club, browser, tmp_path):
-    run_id = int(live_club.shell(_SIMULATION).strip().splitlines()[-1])
+    run_id = int(
+        live_club.shell(_SIMULATION, what="a balance simulation", timeout=300)
+        .strip()
+        .splitlines()[-1]
+    )
     stella = live_club.member_page(browser, STAFF, viewport=DESKTOP)
     for name, path in [
         ("admin", "/admin/"),

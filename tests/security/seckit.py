@@ -34,17 +34,24 @@ from django.template.loader import render_to_string
 from games.engines import get_engine
 from games.gamelog import event_text, event_texts
 from games.models import Game, GameEvent
-from games.rendering import seat_names
+from games.naming import seat_names
 
 # Keys of a stored engine state that no view has (views say "hand", "hand_size", ...).
 STATE_ONLY_KEYS = ('"hands": [', '"decks": [', '"hideouts": [', '"round_deck": [', '"tm_loot": [')
 
 _SPACE = re.compile(r"\s+")
-_PILE_ITEM = re.compile(r'<li class="pile__card([^"]*)">(.*?)</li>', re.S)
+_PILE_ITEM = re.compile(r'<li class="pile__card([^"]*)"[^>]*>(.*?)</li>', re.S)
+# An unplayed gang card as the markup draws it: the hand on the table page (each half a form
+# or a plain half) and the replay's hands (games/napad/card.html): id, first colour, value.
 _NAPAD_UNPLAYED = re.compile(
     r'<div class="gang-card" aria-label="Card (\d+)"> '
     r'<div class="gang-card__half gang-card__half--(\w+)"> '
     r'<span class="gang-card__value">(\d+)</span>'
+)
+_NAPAD_HAND_CARD = re.compile(
+    r'<li class="gang-card" data-flip="card-\d+-(\d+)">\s*<(?:form|div)[^>]*'
+    r'class="gang-card__half gang-card__half--(\w+)".*?<span class="gang-card__value">(\d+)</span>',
+    re.S,
 )
 _BANDIT_ROW = re.compile(r"<tr[^>]*>(.*?)</tr>", re.S)
 _ACTION_CARD_NAME = re.compile(r'<span class="action-card__name">(.*?)</span>', re.S)
@@ -87,10 +94,11 @@ class Secrets:
         return found
 
 
-def secrets_for(game: Game, viewer: int | None) -> Secrets:
-    """The secrets of ``viewer`` in ``game`` as it is stored now."""
+def secrets_for(game: Game, viewer: int | None, state: dict | None = None) -> Secrets:
+    """The secrets of ``viewer`` in ``game`` as it is stored now (or, with ``state``, at
+    that earlier moment of the game: what a board of that moment must not show)."""
     engine = get_engine(game.kind)
-    state = engine.from_json(game.state)
+    state = engine.from_json(game.state) if state is None else state
     secrets = Secrets(viewer=viewer, others=set(range(game.seats_count)) - {viewer})
     if game.status != Game.Status.FINISHED:
         secrets.add("seed", game.seed)
@@ -242,7 +250,8 @@ def _scan_json(data: Any, secrets: Secrets) -> list[str]:
 def _scan_html(page: str, secrets: Secrets) -> list[str]:
     hits = []
     if secrets.own_napad_cards is not None:
-        drawn = Counter(f"{i}/{c}/{v}" for i, c, v in _NAPAD_UNPLAYED.findall(page))
+        found = _NAPAD_UNPLAYED.findall(page) + _NAPAD_HAND_CARD.findall(page)
+        drawn = Counter(f"{i}/{c}/{v}" for i, c, v in found)
         if drawn - secrets.own_napad_cards:
             extra = sorted(drawn - secrets.own_napad_cards)
             hits.append(f"another seat's hand: cards drawn as a hand, not the viewer's: {extra}")
@@ -265,10 +274,10 @@ def _scan_html(page: str, secrets: Secrets) -> list[str]:
             if index < len(items) and "is-hidden" not in items[index][0]:
                 hits.append(f"face-down card {index} of the pile shown")
     if secrets.hidden_bandits:
-        train = page.split('<div class="colt-train"')[1:]
+        train = page.split('class="colt-train"')[1:]
         for part in train:
             # The train ends where the hint about hidden bandits (or the pile) begins.
-            cars = part.split('<div class="colt-pile">')[0].split('<p class="hint">')[0]
+            cars = part.split('class="colt-pile"')[0].split('<p class="hint">')[0]
             for seat, css in secrets.hidden_bandits:
                 if f'class="bandit bandit--{css}"' in cars:
                     hits.append(f"hidden bandit of seat {seat} drawn on the train")

@@ -107,6 +107,10 @@ PAGES: dict[str, tuple[dict, dict]] = {
     "game_verify": ({"game_id": "game_id"}, members(405)),
     "deadline_extend": ({"game_id": "game_id"}, members(405)),
     "standing_order_set": ({"game_id": "game_id"}, members(405)),
+    # "Since your last visit": dismissing takes POST; watching is for whoever may watch the
+    # table (without ``from`` it answers an empty fragment).
+    "since_dismiss": ({"game_id": "game_id"}, members(405)),
+    "game_watch": ({"game_id": "game_id"}, members(200)),
     # Leagues.
     "league_list": ({}, members(200)),
     "league_detail": ({"slug": "league_slug"}, members(200)),
@@ -133,11 +137,13 @@ INVITE_ONLY = {**members(200), "member": 404}
 INVITE_ONLY_PAGES = {
     "game_detail": INVITE_ONLY,
     "game_log": INVITE_ONLY,
+    "game_watch": INVITE_ONLY,
     "game_replay": {**members(200), "member": 404, "staff": 404},
 }
 MISSING_GAME_PAGES = {
     "game_detail": members(404),
     "game_log": members(404),
+    "game_watch": members(404),
     "game_replay": members(404),
 }
 

@@ -60,6 +60,7 @@ READ_ONLY = {
     "player_ratings",
     "game_detail",
     "game_log",
+    "game_watch",
     "game_replay",
     "league_list",
     "league_detail",

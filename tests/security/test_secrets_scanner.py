@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 from datetime import timedelta
 from types import SimpleNamespace
@@ -37,12 +38,14 @@ from games.engines import get_engine
 from games.gamelog import event_texts
 from games.models import Game, GameEvent, Ruleset
 from games.rendering import render_game_live
+from games.selectors import game_events
 from games.services import play
 from games.services.api_tokens import api_token_create
 from games.services.presence import presence_leave
 from games.services.push import outbox as push_outbox
 from games.services.push import sending as push_sending
 from games.services.push.devices import push_device_subscribe
+from games.services.replay import game_replay_steps
 from games.services.rulesets import rulesets_install_defaults
 from napad_site.asgi import application
 from tests.socketkit import Socket
@@ -51,6 +54,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # A full scan every this many member moves (each move's own answer is always scanned).
 SCAN_EVERY = 4
+_WATCH_STEP = re.compile(r'<template data-watch-step data-seq="(\d+)"(.*?)</template>', re.S)
 
 
 @pytest.fixture
@@ -174,6 +178,7 @@ class Table:
         for position, user in self.viewers.items():
             if position is not None:
                 presence_leave(self.game.pk, user.pk)
+        self.scan_watching()
 
     def scan_pushes(self) -> None:
         """Send what is owed (the sweep's step) and scan each push a member's phone gets."""
@@ -186,6 +191,25 @@ class Table:
             for push in received[self.pushes_scanned[position] :]:
                 self.check(position, keys.decrypt(push.body), "web push")
             self.pushes_scanned[position] = len(received)
+
+    def scan_watching(self) -> None:
+        """ "Watch it" draws the board after each of the last moves: each step is searched for
+        what the viewer must not know at *that* moment (the replayed state)."""
+        gid, version = self.game.pk, self.game.version
+        if not version:
+            return
+        start = max(0, version - 6)
+        states = {
+            (event.seq if event else start): state
+            for event, state in game_replay_steps(self.game, game_events(self.game), start, version)
+        }
+        for position in self.viewers:
+            body = self.html[position].get(f"/games/{gid}/watch?from={start}").content.decode()
+            steps = _WATCH_STEP.findall(body)
+            assert len(steps) == len(states), (position, len(steps), len(states))
+            for seq, step in steps:
+                secrets = secrets_for(self.game, position, states[int(seq)])
+                self.hits += scan(step, secrets, where=f"seat {position}, watch step {seq}")
 
     def socket_messages(self) -> dict:
         """What each viewer's game socket gets: the table on connect, then a push that all of

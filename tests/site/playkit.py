@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+from django.test import Client
+
 from games.engines import get_engine
 from games.models import Game, Ruleset
 from games.services.play import game_create, game_start, move_submit, seat_join
@@ -38,6 +40,13 @@ def napad_game(creator, *others, **kwargs) -> Game:
     """A started Napad game."""
     game = napad_table(creator, *others, **kwargs)
     return game_start(game_id=game.pk, user=creator)
+
+
+def member_client(user) -> Client:
+    """A test client logged in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
 
 
 def user_to_move(game: Game, users):

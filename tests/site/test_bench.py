@@ -38,6 +38,7 @@ def test_it_prints_every_section_with_numbers(tmp_path):
         tmp_path,
         "--engine-games=3",
         "--moves=3",
+        "--comeback-pages=2",
         "--sockets=2,5",
         "--sweep-games=50",
         "--sweep-due=4",
@@ -51,11 +52,18 @@ def test_it_prints_every_section_with_numbers(tmp_path):
     report = json.loads(done.stdout)
 
     assert set(report["targets"]) == {
-        "engines", "move_path", "pages", "queries", "broadcast", "fanout", "sweep", "bots",
+        "engines", "move_path", "pages", "comeback", "queries", "broadcast", "fanout", "sweep",
+        "bots",
     }  # fmt: skip
     for name in ("napad", "colt", "colt_time_machine"):
         assert _is_number(report["engines"][name]["games_per_cpu_second"])
         assert report["engines"][name]["games"] == 3
+
+    page = report["comeback"]
+    assert page["pages"] == 2
+    for name in ("coming_back", "seen_all", "fragment"):
+        assert _is_number(page[name]["ratio_of_medians"])
+        assert _is_number(page[name]["latency"]["median_ms"])
 
     move = report["move_path"]
     assert move["moves"] == 3 and move["refused_moves"] == 0

@@ -45,7 +45,8 @@ def test_a_table_with_a_hard_bot_names_the_seat_by_its_level(alice, alice_client
     page = alice_client.get(f"/games/{game.pk}/").content.decode()
     assert "Bot (hard)" in page
     lobby = alice_client.get("/games/").content.decode()
-    assert "bot (hard)" in lobby and "bot (search)" not in lobby
+    # The lobby's table row names the seat as the table does.
+    assert "Bot (hard)" in lobby and "(search)" not in lobby
 
 
 def test_the_polish_pages_name_the_levels_in_polish(alice, alice_client):

@@ -56,7 +56,7 @@ def _own_hand(game, position: int) -> str:
     game.refresh_from_db()
     engine = get_engine(game.kind)
     hand = engine.view(engine.from_json(game.state), position)["hand"]
-    return f'aria-label="Card {hand[0]["id"]}"'
+    return f'data-flip="card-{position}-{hand[0]["id"]}"'
 
 
 async def test_it_refuses_an_anonymous_socket(alice, bob):

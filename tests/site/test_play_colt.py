@@ -90,7 +90,8 @@ def test_the_board_shows_the_train_round_card_and_only_my_hand(alice, bob, charl
     spectator = _client(charlie).get(f"/games/{game.pk}/").content.decode()
     assert "Your hand" not in spectator and "worth $" not in spectator
     mover = _client(user_to_move(game, [alice, bob])).get(f"/games/{game.pk}/").content.decode()
-    assert ">Play</button>" in mover and ">Draw cards instead</button>" in mover
+    # Each playable card is its own button, labelled with what it does.
+    assert 'aria-label="Play ' in mover and ">Draw cards instead</button>" in mover
 
 
 def test_face_down_cards_are_card_backs_to_everyone_but_their_owner(alice, bob, charlie):

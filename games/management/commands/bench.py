@@ -1,8 +1,8 @@
 """``manage.py bench``: measure the site and print one JSON document (``--table`` adds a
 readable table on stderr, so stdout stays machine-readable).
 
-Sections (one module each in ``games.benchmarks``): engines, move_path, pages, queries,
-broadcast, fanout, sweep, bots by default; ``wsgi`` (gunicorn workers, also ``--wsgi``) and
+Sections (one module each in ``games.benchmarks``): engines, move_path, pages, comeback,
+queries, broadcast, fanout, sweep, bots by default; ``wsgi`` (gunicorn workers, also ``--wsgi``) and
 ``daphne`` (real daphne processes) on request, as they start servers. ``--engines-baseline DIR``
 adds a side-by-side measurement of another copy of the engines (e.g. the main branch's
 ``games/engines``) to the engines section. Every figure sits next to its floor and its target,
@@ -27,6 +27,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.benchmarks import TARGETS
 from games.benchmarks.bots import bots_measure
+from games.benchmarks.comeback import comeback_measure
 from games.benchmarks.daphnes import daphne_measure
 from games.benchmarks.engines import engines_measure
 from games.benchmarks.environment import bench_environment
@@ -41,8 +42,8 @@ from games.benchmarks.wsgi import wsgi_measure
 from games.parsing import strict_ints
 
 SECTIONS = (
-    "engines", "move_path", "pages", "queries", "broadcast", "fanout", "sweep", "bots", "wsgi",
-    "daphne",
+    "engines", "move_path", "pages", "comeback", "queries", "broadcast", "fanout", "sweep", "bots",
+    "wsgi", "daphne",
 )  # fmt: skip
 # The ones that start servers run only when asked for (``--wsgi``, ``--only``).
 DEFAULT_SECTIONS = SECTIONS[:-2]
@@ -55,6 +56,7 @@ FULL = {
     "sweep_games": 100_000,
     "repeats": 5,
     "page_requests": 20,
+    "comeback_pages": 200,
     "broadcast_calls": 200,
     "wsgi_moves": 120,
     "daphne_setups": "200x1,1000x2",
@@ -68,6 +70,7 @@ QUICK = {
     "sweep_games": 5_000,
     "repeats": 3,
     "page_requests": 8,
+    "comeback_pages": 30,
     "broadcast_calls": 50,
     "wsgi_moves": 40,
     "daphne_setups": "200x1,1000x2",
@@ -134,6 +137,9 @@ class Command(BaseCommand):
         )
         parser.add_argument("--bot-games", type=int, help="Games per hard-bot measurement.")
         parser.add_argument("--moves", type=int, help="Moves (and baseline requests) timed.")
+        parser.add_argument(
+            "--comeback-pages", type=int, help="Pages of each kind timed in 'comeback'."
+        )
         parser.add_argument("--sockets", help="Fan-out sizes, e.g. 50,200.")
         parser.add_argument("--sweep-games", type=int, help="Running games for the sweep.")
         parser.add_argument("--sweep-due", type=int, help="Of which due (default 1%%).")
@@ -162,6 +168,7 @@ class Command(BaseCommand):
         if sweep_due is None:
             sweep_due = max(1, sizes["sweep_games"] // 100)
         counts = ("engine_games", "moves", "sweep_games", "repeats", "page_requests")
+        counts += ("comeback_pages",)
         counts += ("broadcast_calls", "wsgi_moves", "daphne_moves", "bot_games")
         if min(sizes[key] for key in counts) < 1:
             raise CommandError(
@@ -209,6 +216,7 @@ class Command(BaseCommand):
         measures = {
             "move_path": (move_path_measure, {"moves": sizes["moves"], "repeats": repeats}),
             "pages": (pages_measure, {"requests": sizes["page_requests"], "repeats": repeats}),
+            "comeback": (comeback_measure, {"pages": sizes["comeback_pages"]}),
             "queries": (queries_measure, {}),
             "broadcast": (
                 publish_measure,
@@ -327,6 +335,22 @@ def _table(report: dict) -> str:
                     "<= 1.05",
                 ),
             ]
+    comeback = report.get("comeback")
+    if comeback:
+        for name, label in (
+            ("coming_back", "game page, coming back (since your last visit)"),
+            ("seen_all", "game page, all seen"),
+            ("fragment", "table fragment (HTMX)"),
+        ):
+            figure = comeback[name]
+            rows.append(
+                (
+                    label,
+                    f"median {figure['latency']['median_ms']} ms, "
+                    f"{figure['ratio_of_medians']} of the baseline's rate",
+                    "",
+                )
+            )
     queries = report.get("queries")
     if queries:
         late = queries["late_move"]

@@ -22,7 +22,7 @@ from django.utils import timezone, translation
 
 from games.gamelog import log_entries
 from games.models import DigestSent, Game, GameEvent, Player, Seat
-from games.rendering import seat_names
+from games.naming import seat_names
 
 from ..notifications import game_url
 from .leave import player_on_leave

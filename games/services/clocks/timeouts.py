@@ -71,12 +71,13 @@ def seat_hand_to_bot(*, game: Game, seat: Seat, reason: str = "timeouts") -> Non
     bot_kind = stand_in_bot_kind(game)
     # Claimed while a member still plays the seat: a substitute who took over a seat a bot
     # once held (replaced_by_bot stays set for the league) can still be handed to one.
+    since = timezone.now()
     updated = Seat.objects.filter(pk=seat.pk, bot_kind="").update(
-        bot_kind=bot_kind, replaced_by_bot=True
+        bot_kind=bot_kind, replaced_by_bot=True, bot_since=since
     )
     if not updated:
         return
-    seat.bot_kind, seat.replaced_by_bot = bot_kind, True
+    seat.bot_kind, seat.replaced_by_bot, seat.bot_since = bot_kind, True, since
     name = seat.player.display_name if seat.player else str(seat.position + 1)
     plural = None
     if reason == "timeouts":

@@ -1,0 +1,176 @@
+"""Each game's board, made ready for its templates: the viewer's legal moves hung on the pieces
+they act on, and the names (``data-mark`` keys) of the board's spots and pieces.
+
+A mark key names one thing on the board the same way everywhere: a choice that names a spot
+(``spot-2-roof``), a piece that moved since the member's last visit (``bandit-3``), a piece
+that travels when the board changes (``data-flip``). ``games.catchup`` derives the changed ones
+from the events with the same keys, and ``static/js/game.js`` highlights, marks and animates
+them. Nothing here reads the stored state: only the engine's view for this viewer.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.utils.translation import gettext
+
+from games.catchup import spot_key
+from games.templatetags.board_labels import cargo_name
+
+TO_LOCOMOTIVE = "locomotive"
+
+
+def action_key(action: dict[str, Any]) -> str:
+    """An action as canonical JSON without its label: what the buttons post."""
+    return json.dumps({k: v for k, v in action.items() if k != "label"}, sort_keys=True)
+
+
+# --- To jest napad! ---------------------------------------------------------------------
+
+
+def napad_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bool:
+    """Group played cards by colour (each named for screen readers: "gold 6 up") and hang the
+    legal play on each half of my hand.
+
+    Returns True: every legal action has its button on the board."""
+    up_label = gettext("%(cargo)s %(value)s up")
+    for seat in view["seats"]:
+        for card in seat["played"]:
+            up = next((h for h in card["halves"] if h["colour"] == card["colour"]), None)
+            if up is not None:
+                card["label"] = up_label % {"cargo": cargo_name(up["cargo"]), "value": up["value"]}
+        groups = []
+        for colour in ("yellow", "red", "green"):
+            cards = [card for card in seat["played"] if card["colour"] == colour]
+            if cards:
+                groups.append(
+                    {
+                        "colour": colour,
+                        "cargo": next(
+                            h["cargo"] for h in cards[0]["halves"] if h["colour"] == colour
+                        ),
+                        "cards": cards,
+                        "total": seat["totals"][colour],
+                    }
+                )
+        seat["played_by_colour"] = groups
+    for card in view.get("hand") or []:
+        for half in card["halves"]:
+            key = action_key({"type": "play", "card": card["id"], "colour": half["colour"]})
+            half["action"] = key if key in legal else None
+    pass_key = action_key({"type": "pass"})
+    view["pass_action"] = pass_key if pass_key in legal else None
+    view["is_my_turn"] = bool(legal)
+    # The hand is the decision all game long: it comes first, right below the status bar.
+    view["hand_first"] = view.get("hand") is not None
+    return True
+
+
+# --- Colt Express -----------------------------------------------------------------------
+
+
+def _spot_of(bandit: dict[str, Any]) -> str | None:
+    if bandit["level"] in ("inside", "roof", "time_machine"):
+        return spot_key(bandit["car"], bandit["level"])
+    return None
+
+
+def _punched_to(victim: dict[str, Any], direction: str) -> str | None:
+    """Where a punch sends a bandit: one car along the train, the same level; off the
+    locomotive's front is the Time Machine, and out of it the locomotive's inside."""
+    car, level = victim["car"], victim["level"]
+    if level == "time_machine":
+        return spot_key(0, "inside")
+    if level not in ("inside", "roof") or car is None:
+        return None
+    target = car - 1 if direction == TO_LOCOMOTIVE else car + 1
+    return "spot-tm" if target < 0 else spot_key(target, level)
+
+
+def colt_choice_marks(view: dict[str, Any], action: dict[str, Any]) -> str:
+    """The board's spots and bandits a Stealin' (or hideout, pickpocket) choice names."""
+    bandits = view["bandits"]
+    kind = action.get("type")
+    me = view.get("viewer")
+    mine = bandits[me] if isinstance(me, int) and 0 <= me < len(bandits) else None
+    marks: list[str | None] = []
+    if kind in ("move", "floor"):
+        to = action.get("to") or {}
+        marks.append(spot_key(to.get("car"), to.get("level")))
+    elif kind == "fire":
+        marks.append(f"bandit-{action.get('target')}")
+    elif kind in ("rob", "pickpocket") and mine is not None:
+        marks.append(_spot_of(mine))
+    elif kind == "punch":
+        victim = action.get("victim")
+        if isinstance(victim, int) and 0 <= victim < len(bandits):
+            marks += [f"bandit-{victim}", _punched_to(bandits[victim], action.get("direction"))]
+    elif kind == "marshal":
+        step = -1 if action.get("direction") == TO_LOCOMOTIVE else 1
+        marks += ["marshal", spot_key(view["marshal"] + step, "inside")]
+    elif kind == "hide":
+        marks.append(f"car-{action.get('car')}")
+    return " ".join(mark for mark in marks if mark)
+
+
+def colt_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bool:
+    """Put bandits (with names) into the spots they stand in, the pile's owners on the pile,
+    and the legal Schemin' plays on the cards of my hand.
+
+    Returns True when every legal action got its button on the board (Schemin'); Stealin'
+    choices are left to the page's list of actions."""
+    bandits = view["bandits"]
+    for bandit in bandits:
+        bandit["css"] = bandit["character"].lower()
+    for car in view["train"]:
+        for level in ("inside", "roof"):
+            car[level]["bandits"] = [bandits[seat] for seat in car[level]["bandits"]]
+            car[level]["mark"] = spot_key(car["index"], level)
+    if view.get("time_machine"):
+        view["time_machine"]["bandits"] = [
+            bandits[seat] for seat in view["time_machine"]["bandits"]
+        ]
+    view["hidden_bandits"] = [b for b in bandits if b["level"] == "hidden" and b["car"] is None]
+    hiding = next((b for b in bandits if b["level"] == "hidden" and b["car"] is not None), None)
+    view["my_hidden_spot"] = view["train"][hiding["car"]] if hiding else None
+    pending = view.get("pending")
+    current = pending.get("card") if pending else view.get("resolving")
+    for index, card in enumerate(view["pile"]):
+        card["bandit"] = bandits[card["seat"]]
+        card["is_resolving"] = current == index
+        card["index"] = index
+    if pending:
+        pending["bandit"] = bandits[pending["seat"]]
+        pile_index = pending.get("card")
+        if isinstance(pile_index, int) and 0 <= pile_index < len(view["pile"]):
+            pending["pile_card"] = view["pile"][pile_index]
+    placed = set()
+    hand = []
+    for position, card in enumerate(view.get("hand") or []):
+        entry = {
+            "card": card,
+            "is_bullet": card.startswith("bullet:"),
+            "plays": [],
+            "position": position,
+        }
+        for face_down in (False, True):
+            key = action_key({"type": "play", "card": card, "face_down": face_down})
+            if key in legal:
+                entry["plays"].append({"json": key, "face_down": face_down})
+                placed.add(key)
+        hand.append(entry)
+    view["hand_cards"] = hand
+    draw_key = action_key({"type": "draw"})
+    view["draw_action"] = draw_key if draw_key in legal else None
+    if view["draw_action"]:
+        placed.add(draw_key)
+    view["is_my_turn"] = bool(legal)
+    # In Schemin' the hand is the decision; in Stealin' the cards are on the pile and the
+    # hand waits below the board.
+    view["hand_first"] = view.get("hand") is not None and view["phase"] == "schemin"
+    return bool(legal) and placed == set(legal)
+
+
+DECORATORS = {"napad": napad_decorate, "colt": colt_decorate}
+CHOICE_MARKS = {"colt": colt_choice_marks}

@@ -1,0 +1,136 @@
+"""Dates and times in one style per language, in the member's time zone.
+
+``{{ moment|when }}`` — near moments as people say them ("in 5 h", "3 h ago", "in 2 days"),
+farther ones as a short date ("Thu 3 Dec, 17:36"); the exact time is always in the ``<time>``
+element's ``datetime`` and ``title``. ``{{ deadline|until_when }}`` — both: "Thu 3 Dec, 17:36 ·
+in 5 h", for deadlines. The formats are translated strings (``pgettext`` "date format"), so each
+language has one style, and the page's JavaScript counts down with the same words
+(``{% relative_words %}``).
+
+The active time zone is the member's: ``PlayerTimezoneMiddleware`` sets it for pages, and the
+consumer for pushed fragments.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from django import template
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext, pgettext
+
+register = template.Library()
+
+NEAR_HOURS = 48
+NEAR_DAYS = 10
+
+
+def _formats() -> dict[str, str]:
+    return {
+        # Translators: a date and time, as Django's date filter spells it (php-style letters).
+        "datetime": pgettext("date format", "D j M, H:i"),
+        # Translators: a date and time in another year (Django's date filter letters).
+        "datetime_year": pgettext("date format", "j M Y, H:i"),
+    }
+
+
+def absolute(moment: datetime) -> str:
+    """ "Thu 3 Dec, 17:36" (with the year when it is not this year), in the member's zone."""
+    local = timezone.localtime(moment)
+    now = timezone.localtime()
+    formats = _formats()
+    fmt = formats["datetime"] if local.year == now.year else formats["datetime_year"]
+    return date_format(local, fmt)
+
+
+def relative(moment: datetime, now: datetime | None = None) -> str | None:
+    """ "in 5 h" / "3 h ago" / "in 2 days", or None when it is too far to say so."""
+    seconds = (moment - (now or timezone.now())).total_seconds()
+    future = seconds >= 0
+    minutes = int(abs(seconds) // 60)
+    if minutes < 1:
+        return gettext("now")
+    if minutes < 60:
+        return (gettext("in %(minutes)s min") if future else gettext("%(minutes)s min ago")) % {
+            "minutes": minutes
+        }
+    hours = minutes // 60
+    if hours < NEAR_HOURS:
+        if hours < 10 and minutes % 60 and future:
+            return gettext("in %(hours)s h %(minutes)s min") % {
+                "hours": hours,
+                "minutes": minutes % 60,
+            }
+        return (gettext("in %(hours)s h") if future else gettext("%(hours)s h ago")) % {
+            "hours": hours
+        }
+    days = hours // 24
+    if days < NEAR_DAYS:
+        if future:
+            return ngettext("in %(days)s day", "in %(days)s days", days) % {"days": days}
+        return ngettext("%(days)s day ago", "%(days)s days ago", days) % {"days": days}
+    return None
+
+
+def _time_element(
+    moment: datetime, text: str, *, exact: str | None = None, countdown: bool = False
+) -> str:
+    return format_html(
+        '<time datetime="{}" title="{}"{}>{}</time>',
+        moment.isoformat(),
+        exact if exact is not None else absolute(moment),
+        " data-countdown" if countdown else "",
+        text,
+    )
+
+
+@register.filter
+def when(moment: datetime | None) -> str:
+    """A moment as near words or a short date, in a ``<time>`` element."""
+    if not isinstance(moment, datetime):
+        return ""
+    exact = absolute(moment)
+    return _time_element(moment, relative(moment) or exact, exact=exact)
+
+
+@register.filter
+def on_date(moment: datetime | None) -> str:
+    """A moment as a short date and time, for "since …" ("since Thu 3 Dec, 17:36")."""
+    if not isinstance(moment, datetime):
+        return ""
+    exact = absolute(moment)
+    return _time_element(moment, exact, exact=exact)
+
+
+@register.filter
+def until_when(moment: datetime | None) -> str:
+    """A deadline: its date and how long is left ("Thu 3 Dec, 17:36 · in 5 h"); the time left
+    counts down on the game page (static/js/game.js)."""
+    if not isinstance(moment, datetime):
+        return ""
+    left = relative(moment)
+    exact = absolute(moment)
+    if left is None:
+        return format_html("<span>{}</span>", exact)
+    return format_html(
+        '<span>{}</span> · <span class="time-left">{}</span>',
+        exact,
+        _time_element(moment, left, exact=exact, countdown=True),
+    )
+
+
+@register.simple_tag
+def relative_words() -> str:
+    """The words ``relative`` uses, as JSON for the page's countdown (one style everywhere)."""
+    return json.dumps(
+        {
+            "now": gettext("now"),
+            "min": gettext("in %(minutes)s min"),
+            "h": gettext("in %(hours)s h"),
+            "hmin": gettext("in %(hours)s h %(minutes)s min"),
+            "over": gettext("time is up"),
+        }
+    )
