@@ -20,12 +20,16 @@ from django import template
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.html import format_html
-from django.utils.translation import gettext, ngettext, pgettext
+from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 register = template.Library()
 
 NEAR_HOURS = 48
 NEAR_DAYS = 10
+# Polish and Portuguese write weekdays and months in lower case inside a sentence ("até qua, 2
+# de dez"); Django's names are capitalised, as a calendar's headings would be. (Polish leaves
+# the weekday out: after "do" it would need the genitive, which Django's names do not have.)
+LOWER_CASE_DATES = ("pl", "pt")
 
 
 def _formats() -> dict[str, str]:
@@ -43,7 +47,10 @@ def absolute(moment: datetime) -> str:
     now = timezone.localtime()
     formats = _formats()
     fmt = formats["datetime"] if local.year == now.year else formats["datetime_year"]
-    return date_format(local, fmt)
+    text = date_format(local, fmt)
+    if (get_language() or "").split("-")[0] in LOWER_CASE_DATES:
+        text = text.lower()
+    return text
 
 
 def relative(moment: datetime, now: datetime | None = None) -> str | None:
