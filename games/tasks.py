@@ -24,8 +24,13 @@ def followups_sweep_task() -> None:
 
 
 @shared_task(name="games.simulation_run")
-def simulation_run_task(run_id: int) -> None:
-    simulation.simulation_run_execute(run_id)
+def simulation_run_task(run_id: int, attempt: int | None = None) -> None:
+    simulation.simulation_run_execute(run_id, attempt)
+
+
+@shared_task(name="games.simulation_runs_sweep")
+def simulation_runs_sweep_task() -> None:
+    simulation.simulation_runs_sweep()
 
 
 @shared_task(name="games.turns_sweep")

@@ -214,8 +214,8 @@ if REDIS_URL:
     # after this many seconds. Nothing waits on that: what a task owes is a fact in the
     # database that a sweep queues again within seconds (games/services/followups.py, the
     # clocks' sweep), and every task is idempotent, so the redelivery only finds the work
-    # done. It stays well above the longest task (a balance simulation) and any countdown, so
-    # a task still running is not handed to a second worker.
+    # done. It stays well above any countdown and a bot's move. A balance simulation may run
+    # longer: handed to a second worker, its message finds the run claimed and does nothing.
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": 900}
 else:
     _broker_dir = VAR_DIR / "celery" / "queue"
@@ -261,6 +261,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     # What a committed move still owes (a bot's move, a standing order's answer, a finished
     # game's results), found in the database: a lost message or a killed worker costs seconds.
     "followups-sweep": {"task": "games.followups_sweep", "schedule": 10.0},
+    # Balance simulations whose worker died (or whose message was lost) resume within a lease.
+    "simulation-runs-sweep": {"task": "games.simulation_runs_sweep", "schedule": 15.0},
 }
 CELERY_TIMEZONE = "UTC"
 

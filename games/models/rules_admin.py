@@ -157,6 +157,11 @@ class SimulationRun(models.Model):
         verbose_name=_("compared with"),
     )
     error = models.TextField(_("error"), blank=True)
+    # Who may run it (games/services/simulation.py): a queued or running run whose lease has
+    # run out is owed — its message was lost or its worker died — and the sweep queues it
+    # again under the next attempt number; a runner of an older attempt stops at its next save.
+    attempt = models.PositiveIntegerField(_("attempt"), default=0)
+    lease_until = models.DateTimeField(_("lease until"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -166,6 +171,8 @@ class SimulationRun(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        # The sweep reads only the unfinished runs whose lease ran out.
+        indexes = [models.Index(fields=["status", "lease_until"], name="simulation_owed_idx")]
         verbose_name = _("simulation run")
         verbose_name_plural = _("simulation runs")
 

@@ -8,6 +8,13 @@ parent version deal exactly the same games and differ only by the rules.
 
 ``SimulationRun.results`` holds running *totals* (so a half-finished run can be shown and
 totals add up across chunks); :func:`simulation_summary` turns them into rates and means.
+
+A run is owed until it is finished or failed, and the row says so: its runner keeps a lease
+(``lease_until``, renewed at least every ``HEARTBEAT``) and saves games and totals together
+after each chunk. A run whose lease ran out — its message was lost, its worker was killed —
+is found by :func:`simulation_runs_sweep` (beat), put back in the queue under the next
+``attempt`` number, and resumes from its last saved chunk; a runner of an older attempt
+stops at its next save, so no game is counted twice.
 """
 
 from __future__ import annotations
@@ -16,10 +23,13 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -35,6 +45,10 @@ logger = logging.getLogger(__name__)
 MIN_CHUNK = 5
 MAX_CHUNK = 100
 PROGRESS_STEPS = 25
+# A runner renews its lease at least this often (after a game, so a long game of search bots
+# delays it by that game); a lease this long past its last renewal means the runner is gone.
+HEARTBEAT = timedelta(seconds=10)
+LEASE = timedelta(seconds=60)
 
 
 class SimulationError(Exception):
@@ -103,10 +117,14 @@ def simulation_games_play(
     start: int,
     stop: int,
     results: dict[str, Any],
+    after_game: Callable[[], None] | None = None,
 ) -> None:
-    """Play games ``start..stop-1`` of a run and add them to ``results`` (pure: no database)."""
+    """Play games ``start..stop-1`` of a run and add them to ``results`` (pure: no database;
+    ``after_game`` is the runner's heartbeat)."""
     began = time.perf_counter()
     for index in range(start, stop):
+        if after_game is not None and index > start:
+            after_game()
         game = simulate(
             kind,
             1,
@@ -147,7 +165,7 @@ def _validate_request(ruleset: Ruleset, games: int, players: int, bots: list[str
 
 
 def _queue_on_commit(run_id: int) -> None:
-    task_queue_on_commit("simulation_run_task", (run_id,))
+    task_queue_on_commit("simulation_run_task", (run_id, 0))
 
 
 def simulation_start(
@@ -189,6 +207,7 @@ def simulation_start(
                     bots=bots,
                     seed=seed,
                     created_by=created_by,
+                    lease_until=timezone.now() + LEASE,
                 )
                 _queue_on_commit(baseline.pk)
         run = SimulationRun.objects.create(
@@ -199,6 +218,7 @@ def simulation_start(
             seed=seed,
             baseline=baseline,
             created_by=created_by,
+            lease_until=timezone.now() + LEASE,
         )
         _queue_on_commit(run.pk)
     return run
@@ -207,24 +227,73 @@ def simulation_start(
 # -- running it (the Celery task calls this) --------------------------------------------------
 
 
+class _Superseded(Exception):
+    """The sweep handed the run to a newer attempt: this runner stops without saving."""
+
+
+class _Runner:
+    """One attempt at a run: every write is conditional on still holding it."""
+
+    def __init__(self, run_id: int, attempt: int):
+        self.held = SimulationRun.objects.filter(
+            pk=run_id, attempt=attempt, status=SimulationRun.Status.RUNNING
+        )
+        self.renewed = time.monotonic()
+
+    def heartbeat(self) -> None:
+        if time.monotonic() - self.renewed < HEARTBEAT.total_seconds():
+            return
+        if not self.held.update(lease_until=timezone.now() + LEASE):
+            raise _Superseded
+        self.renewed = time.monotonic()
+
+    def save(self, before: int, done: int, results: dict[str, Any]) -> None:
+        # games_done is the version: a save on top of another runner's chunk would count
+        # that chunk twice.
+        saved = self.held.filter(games_done=before).update(
+            games_done=done, results=results, lease_until=timezone.now() + LEASE
+        )
+        if not saved:
+            raise _Superseded
+        self.renewed = time.monotonic()
+
+    def end(self, **fields: Any) -> None:
+        self.held.update(lease_until=None, finished_at=timezone.now(), **fields)
+
+
 def simulation_run_execute(
-    run_id: int, *, on_progress: Callable[[int, int], None] | None = None
+    run_id: int,
+    attempt: int | None = None,
+    *,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> SimulationRun | None:
     """Play the run's games in chunks, saving totals and progress after each chunk.
 
-    Claimed with a conditional update, so a task delivered twice runs the games once.
-    A failure is recorded on the run (status "failed", the error) rather than retried: the
-    same seed would fail the same way.
+    Claimed with a conditional update on the queued run and its attempt number, so a task
+    delivered twice runs the games once; a run queued again after its worker died resumes
+    after its last saved chunk. ``attempt`` is the one the message was queued for (``None``:
+    the run's current one). A failure is recorded on the run (status "failed", the error)
+    rather than retried: the same seed would fail the same way.
     """
-    claimed = SimulationRun.objects.filter(pk=run_id, status=SimulationRun.Status.QUEUED).update(
-        status=SimulationRun.Status.RUNNING, started_at=timezone.now()
+    if attempt is None:
+        attempt = SimulationRun.objects.filter(pk=run_id).values_list("attempt", flat=True).first()
+        if attempt is None:
+            return None
+    now = timezone.now()
+    claimed = SimulationRun.objects.filter(
+        pk=run_id, attempt=attempt, status=SimulationRun.Status.QUEUED
+    ).update(
+        status=SimulationRun.Status.RUNNING,
+        started_at=Coalesce(F("started_at"), now),
+        lease_until=now + LEASE,
     )
     if not claimed:
         return None
     run = SimulationRun.objects.select_related("ruleset").get(pk=run_id)
+    runner = _Runner(run_id, attempt)
     total = run.games_requested
-    results = results_empty(run.players)
-    done = 0
+    done = run.games_done
+    results = run.results or results_empty(run.players)
     try:
         config = run.ruleset.config
         step = chunk_size(total)
@@ -239,24 +308,58 @@ def simulation_run_execute(
                 start=done,
                 stop=stop,
                 results=results,
+                after_game=runner.heartbeat,
             )
+            runner.save(done, stop, results)
             done = stop
-            SimulationRun.objects.filter(pk=run_id).update(games_done=done, results=results)
             if on_progress is not None:
                 on_progress(done, total)
+    except _Superseded:
+        logger.warning("simulation run %s: attempt %s was superseded", run_id, attempt)
+        return None
     except Exception as error:
         logger.exception("simulation run %s failed after %s games", run_id, done)
-        SimulationRun.objects.filter(pk=run_id).update(
-            status=SimulationRun.Status.FAILED,
-            error=f"{type(error).__name__}: {error}"[:2000],
-            finished_at=timezone.now(),
+        runner.end(
+            status=SimulationRun.Status.FAILED, error=f"{type(error).__name__}: {error}"[:2000]
         )
     else:
-        SimulationRun.objects.filter(pk=run_id).update(
-            status=SimulationRun.Status.FINISHED, finished_at=timezone.now()
-        )
+        runner.end(status=SimulationRun.Status.FINISHED)
     run.refresh_from_db()
     return run
+
+
+def _queue(task_name: str, args: tuple) -> None:
+    # Imported here: the task module imports the services.
+    from games import tasks
+
+    getattr(tasks, task_name).apply_async(args)
+
+
+def simulation_runs_sweep(*, now: datetime | None = None, queue=_queue) -> int:
+    """Queue again every unfinished run whose lease ran out, under its next attempt; returns
+    how many. Reads only those rows (the ``simulation_owed_idx`` index)."""
+    now = now or timezone.now()
+    owed = SimulationRun.objects.filter(
+        status__in=[SimulationRun.Status.QUEUED, SimulationRun.Status.RUNNING],
+        lease_until__lte=now,
+    ).values_list("pk", "attempt", "lease_until")
+    queued = 0
+    for run_id, attempt, lease_until in owed:
+        # Conditional on what was read: two sweeps hand a run to one new attempt.
+        claimed = SimulationRun.objects.filter(
+            pk=run_id, attempt=attempt, lease_until=lease_until
+        ).update(attempt=attempt + 1, status=SimulationRun.Status.QUEUED, lease_until=now + LEASE)
+        if not claimed:
+            continue
+        try:
+            queue("simulation_run_task", (run_id, attempt + 1))
+        except Exception:
+            # The broker is away: the new lease runs out and a later sweep tries again.
+            logger.exception("could not queue simulation run %s; a later sweep tries again", run_id)
+            continue
+        logger.info("simulation run %s queued again (attempt %s)", run_id, attempt + 1)
+        queued += 1
+    return queued
 
 
 # -- reading the results ----------------------------------------------------------------------

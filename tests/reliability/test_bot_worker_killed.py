@@ -16,81 +16,18 @@ it, and the log still holds one bot move."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import subprocess
-import sys
-import time
-import uuid
 from pathlib import Path
 
 import pytest
 from django.db import connection
+from workerkit import PROCESS_START_SECONDS, Harness, clean_environment, database_url
 
-ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_name("bot_worker.py")
 BOT = 1
 # What the issue asks of a restart; the waits around it are generous (a busy machine).
 RECOVERY_SECONDS = 30
-PROCESS_START_SECONDS = 120
-
-
-class Harness:
-    """The processes of one run, on one queue, with their output kept for failures."""
-
-    def __init__(self, tmp_path: Path, env: dict[str, str]):
-        self.tmp = tmp_path
-        self.queue = f"bot-test-{uuid.uuid4().hex[:10]}"
-        self.env = {**env, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-        self.processes: list[tuple[subprocess.Popen, Path]] = []
-
-    def run(self, *args: str) -> dict:
-        done = subprocess.run(
-            [sys.executable, str(SCRIPT), *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=PROCESS_START_SECONDS,
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        return json.loads(done.stdout.strip().splitlines()[-1])
-
-    def start(self, name: str, *args: str) -> tuple[subprocess.Popen, Path]:
-        log = self.tmp / f"{name}-{len(self.processes)}.log"
-        process = subprocess.Popen(
-            [sys.executable, str(SCRIPT), name, self.queue, *args],
-            cwd=ROOT,
-            env=self.env,
-            stdout=log.open("w"),
-            stderr=subprocess.STDOUT,
-        )
-        self.processes.append((process, log))
-        return process, log
-
-    def logs(self) -> str:
-        return "\n".join(f"--- {log.name}\n{log.read_text()[-2500:]}" for _p, log in self.processes)
-
-    def wait_for(self, what: str, predicate, seconds: float) -> float:
-        """Poll until ``predicate()``; returns the seconds it took."""
-        started = time.monotonic()
-        while time.monotonic() - started < seconds:
-            if predicate():
-                return time.monotonic() - started
-            time.sleep(0.2)
-        raise AssertionError(f"timed out waiting for {what}\n{self.logs()}")
-
-    def stop_all(self) -> None:
-        for process, _log in self.processes:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        for process, _log in self.processes:
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
 
 
 def _killed_mid_move_and_restarted(harness: Harness) -> None:
@@ -133,13 +70,7 @@ def _killed_mid_move_and_restarted(harness: Harness) -> None:
 def _kill_and_restart(tmp_path: Path, *, after=None, **env: str) -> None:
     """One run with the club's processes in ``env`` (besides a clean environment);
     ``after(queue)`` cleans up once they are stopped."""
-    clean = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "NAPAD_")) and k not in {"DATABASE_URL", "REDIS_URL"}
-    }
-    clean.update(DJANGO_SETTINGS_MODULE="napad_site.settings", NAPAD_VAR_DIR=str(tmp_path / "var"))
-    harness = Harness(tmp_path, {**clean, **env})
+    harness = Harness(tmp_path, {**clean_environment(tmp_path), **env}, SCRIPT)
     try:
         _killed_mid_move_and_restarted(harness)
     finally:
@@ -151,12 +82,6 @@ def _kill_and_restart(tmp_path: Path, *, after=None, **env: str) -> None:
 @pytest.mark.slow
 def test_a_bot_move_killed_with_its_worker_is_made_once_after_a_restart_embedded(tmp_path):
     _kill_and_restart(tmp_path)
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
-    return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 @pytest.mark.slow
@@ -176,6 +101,6 @@ def test_a_bot_move_killed_with_its_worker_is_made_once_after_a_restart_on_redis
         tmp_path,
         after=queue_delete,
         DJANGO_HTTPS="false",
-        DATABASE_URL=_database_url(),
+        DATABASE_URL=database_url(),
         REDIS_URL=os.environ["REDIS_URL"],
     )

@@ -3,6 +3,8 @@ a clone is compared with its parent on the same games, and the admin shows it al
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
 from organiser_kit import client_for, rules_editor
@@ -15,6 +17,7 @@ from games.services.simulation import (
     SimulationError,
     lineup_for_game,
     simulation_run_execute,
+    simulation_runs_sweep,
     simulation_start,
     simulation_summary,
 )
@@ -295,3 +298,93 @@ def test_a_real_worker_runs_a_simulation(tmp_path):
     finally:
         worker.terminate()
         worker.wait(timeout=30)
+
+
+# -- a run survives its worker ----------------------------------------------------------------
+
+
+class _WorkerKilled(BaseException):
+    """What a SIGKILL leaves: the runner stops between two statements, nothing handles it."""
+
+
+def _results_of_an_uninterrupted_run(ruleset, **kwargs) -> dict:
+    run = _run(ruleset, **kwargs)
+    simulation_run_execute(run.pk)
+    run.refresh_from_db()
+    assert run.status == SimulationRun.Status.FINISHED
+    return _without_timing(run.results)
+
+
+def _without_timing(results: dict) -> dict:
+    return {key: value for key, value in results.items() if key != "seconds"}
+
+
+def _killed_after_first_chunk(run) -> None:
+    def die(done, total):
+        raise _WorkerKilled
+
+    with pytest.raises(_WorkerKilled):
+        simulation_run_execute(run.pk, on_progress=die)
+
+
+def test_a_run_whose_worker_died_resumes_after_its_last_chunk_and_counts_each_game_once(db):
+    ruleset = napad_ruleset()
+    expected = _results_of_an_uninterrupted_run(ruleset, games=20, seed="crash")
+    run = _run(ruleset, games=20, seed="crash", compare_with_parent=False)
+    _killed_after_first_chunk(run)
+    run.refresh_from_db()
+    assert run.status == SimulationRun.Status.RUNNING and run.games_done == 5
+    queued = []
+
+    def queue(name, args):
+        queued.append((name, args))
+
+    # While its lease runs, the run is left to its runner.
+    assert simulation_runs_sweep(queue=queue) == 0 and queued == []
+    # Once it has run out, the run is queued again under the next attempt — once, however
+    # many sweeps run.
+    later = run.lease_until + timedelta(seconds=1)
+    assert simulation_runs_sweep(now=later, queue=queue) == 1
+    assert simulation_runs_sweep(now=later, queue=queue) == 0
+    assert queued == [("simulation_run_task", (run.pk, 1))]
+    run.refresh_from_db()
+    assert run.status == SimulationRun.Status.QUEUED and run.attempt == 1
+
+    # The first attempt's message, delivered again, does nothing; the new one finishes the run
+    # from game 5, and the totals are those of a run that never stopped.
+    assert simulation_run_execute(run.pk, 0) is None
+    finished = simulation_run_execute(run.pk, 1)
+    assert finished.status == SimulationRun.Status.FINISHED and finished.games_done == 20
+    assert finished.lease_until is None and finished.finished_at is not None
+    assert _without_timing(finished.results) == expected
+
+
+def test_a_runner_handed_over_to_a_newer_attempt_stops_without_saving(db):
+    ruleset = napad_ruleset()
+    expected = _results_of_an_uninterrupted_run(ruleset, games=20, seed="slow")
+    run = _run(ruleset, games=20, seed="slow", compare_with_parent=False)
+
+    def overtaken(done, total):
+        # The runner was too slow to renew its lease: the sweep gave the run to attempt 1.
+        if done == 5:
+            later = SimulationRun.objects.get(pk=run.pk).lease_until + timedelta(seconds=1)
+            assert simulation_runs_sweep(now=later, queue=lambda name, args: None) == 1
+
+    assert simulation_run_execute(run.pk, 0, on_progress=overtaken) is None
+    run.refresh_from_db()
+    # Its second chunk was not saved: the new attempt starts from game 5.
+    assert run.games_done == 5 and run.status == SimulationRun.Status.QUEUED
+    finished = simulation_run_execute(run.pk, 1)
+    assert _without_timing(finished.results) == expected
+
+
+def test_a_queued_run_whose_message_was_lost_is_queued_again(db):
+    run = _run(napad_ruleset(), games=5, compare_with_parent=False)
+    done = _run(napad_ruleset(), games=5, compare_with_parent=False)
+    simulation_run_execute(done.pk)
+    queued = []
+    later = SimulationRun.objects.get(pk=run.pk).lease_until + timedelta(seconds=1)
+    assert simulation_runs_sweep(now=later, queue=lambda name, args: queued.append(args)) == 1
+    # Only the run still owed: the finished one holds no lease.
+    assert queued == [(run.pk, 1)]
+    assert simulation_run_execute(run.pk, 1).status == SimulationRun.Status.FINISHED
