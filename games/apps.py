@@ -11,3 +11,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from . import signals  # noqa: F401  (connects the receivers)
+
+        # Installs the after-move pipeline in the move core (games/services/moves.py) before
+        # any process — web, worker, command — makes a move.
+        from .services import play  # noqa: F401

@@ -15,7 +15,7 @@ def bot_move_play_task(game_id: int, version: int) -> None:
 
 @shared_task(name="games.auto_move_play")
 def auto_move_play_task(game_id: int, version: int) -> None:
-    followups.auto_move_play(game_id, version)
+    play.auto_move_play(game_id, version)
 
 
 @shared_task(name="games.followups_sweep")

@@ -11,14 +11,16 @@ change that makes it owed:
   ledger (games/services/leagues/results.py) clears it in the transaction that counts them.
 
 The Celery task queued after commit (and, for standing orders, the hook the web process runs
-after commit) is only the fast path. :func:`followups_sweep` — Celery beat, every 10 s
-(``followups-sweep`` in the settings) — reads only the due rows through the two indexes, so
-its cost grows with the work owed, not with the games. It leaves each item ``SWEEP_GRACE``
-for its fast path, then claims it with a conditional UPDATE that pushes its due time
-``CLAIM_LEASE`` ahead before queueing the task: two sweeps queue an item once, a lost
-message costs one sweep period, and a worker killed in the middle of a bot's move costs a
-lease (its transaction rolled back, the row is still due). The move itself is guarded by
-the game's version, so a duplicated message never moves twice.
+after commit) is only the fast path; the task, ``auto_move_play_task``, makes the move through
+the play service (``games.services.play.auto_move_play``), above this module.
+:func:`followups_sweep` — Celery beat, every 10 s (``followups-sweep`` in the settings) —
+reads only the due rows through the two indexes, so its cost grows with the work owed, not
+with the games. It leaves each item ``SWEEP_GRACE`` for its fast path, then claims it with a
+conditional UPDATE that pushes its due time ``CLAIM_LEASE`` ahead before queueing the task:
+two sweeps queue an item once, a lost message costs one sweep period, and a worker killed in
+the middle of a bot's move costs a lease (its transaction rolled back, the row is still
+due). The move itself is guarded by the game's version, so a duplicated message never moves
+twice.
 """
 
 from __future__ import annotations
@@ -50,17 +52,29 @@ def auto_move_due(
 ) -> datetime | None:
     """When the site owes the decision ``to_move`` waits for, or ``None`` (a member's).
 
-    Called by the play service for the row it is about to save (``state``: its new JSON)."""
+    Called by the move core (games/services/moves.py) for the row it is about to save
+    (``state``: its new JSON)."""
     if not to_move:
         return None
     bots = {seat.position for seat in seats if seat.is_bot}
     if bots.intersection(to_move):
         return now + timedelta(seconds=settings.NAPAD_BOT_MOVE_DELAY)
-    from .standing_orders import standing_order_may_answer
-
     if to_move and standing_order_may_answer(game.kind, state):
         return now
     return None
+
+
+def standing_order_may_answer(kind: str, state: Any) -> bool:
+    """Whether the decision in ``state`` (a game's JSON state) is a choice that a standing
+    order could answer or its member be asked about (games/services/standing_orders.py): the
+    move records it as owed, so a lost after-commit hook is caught up. Here, below the
+    standing orders, because :func:`auto_move_due` needs it and they need this module."""
+    return (
+        kind == "colt"
+        and isinstance(state, dict)
+        and state.get("phase") != "schemin"
+        and bool(state.get("pending"))
+    )
 
 
 def bot_move_owed(game: Game) -> None:
@@ -77,23 +91,6 @@ def auto_move_settled(game_id: int, version: int) -> None:
     Game.objects.filter(pk=game_id, version=version, auto_move_due_at__isnull=False).update(
         auto_move_due_at=None
     )
-
-
-def auto_move_play(game_id: int, version: int) -> None:
-    """The sweep's task: make the move the game owes at ``version``, if it still does."""
-    from games.services import play
-    from games.services.standing_orders import standing_orders_apply
-
-    game = Game.objects.filter(pk=game_id, version=version, status=Game.Status.RUNNING).first()
-    if game is None:
-        return
-    bot_to_move = Seat.objects.filter(
-        game=game, position__in=game.to_move or [], bot_kind__gt=""
-    ).exists()
-    if bot_to_move:
-        play.bot_move_play(game_id, version)
-    else:
-        standing_orders_apply(game_id)
 
 
 def _queue(task_name: str, args: tuple) -> None:

@@ -1,20 +1,22 @@
-"""Tables and moves: create, join, leave, start, cancel, and one move end to end.
+"""The play service: tables (create, join, leave, start, cancel), a member's move, chat — and
+the move pipeline, :func:`after_move`, which names in order what follows every applied move.
 
-Every write to a game happens here, inside ``transaction.atomic``: the game row is locked with
-``select_for_update`` (PostgreSQL) *and* each save is guarded by the version the move was
-computed from (``filter(pk=…, version=v).update(…)`` with a row count check), because SQLite
-ignores ``select_for_update``. Broadcasts and bot moves are scheduled with
+It sits above everything a move sets off, in the services' layers (pyproject.toml,
+``[tool.importlinter]``; README.md, "How it is built"): the pipeline calls the clocks, the
+standing orders, the push outbox and the queue, and those make moves of their own (a timeout, a
+standing order's answer, a bot's move) through the lower core in games/services/moves.py, which
+runs the pipeline this module installs there. So nothing below imports this module back.
+
+Every write to a game happens inside ``transaction.atomic``: the game row is locked with
+``select_for_update`` (PostgreSQL) *and* each save is guarded by the version it was computed
+from, because SQLite ignores ``select_for_update``. Broadcasts and bot moves are scheduled with
 ``transaction.on_commit`` so nobody reads a state that was rolled back.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-import random
 import secrets
-from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -25,20 +27,26 @@ from django.utils.translation import gettext as _
 
 from games.bots import bot_kind_for
 from games.broadcast import game_updated_on_commit
-from games.engines import ConfigError, IllegalAction, get_engine
-from games.models import ChatMessage, Game, GameEvent, Invitation, Player, Ruleset, Seat
-from games.parsing import strict_int
-from games.selectors import game_seats_attach, game_state_remember, player_of
-from games.services.clocks import turn_clock_after_move, turn_clock_start
-from games.services.followups import auto_move_due, auto_move_settled
+from games.engines import ConfigError, get_engine
+from games.models import ChatMessage, Game, Invitation, Player, Ruleset, Seat
+from games.selectors import player_of
+from games.services.clocks.deadlines import turn_clock_after_move, turn_clock_start
+from games.services.followups import auto_move_due
+from games.services.moves import (  # noqa: F401  (MoveResult, MAX_ACTION_BYTES: callers' names)
+    MAX_ACTION_BYTES,
+    MoveResult,
+    after_move_install,
+    bot_move_play,
+    move_play_for_seat,
+)
 from games.services.push.outbox import turn_push_owe
 from games.services.queueing import bot_move_queue_on_commit, task_queue_on_commit
-from games.wording import error_text, say
+from games.services.replay import seed_hash
+from games.services.standing_orders import standing_orders_apply, standing_orders_apply_on_commit
+from games.wording import say
 
 logger = logging.getLogger(__name__)
 
-# A submitted action is a small JSON object; anything bigger is not a move.
-MAX_ACTION_BYTES = 2000
 MAX_TURN_TIME_LIMIT = timedelta(days=14)
 MIN_TURN_TIME_LIMIT = timedelta(minutes=1)
 
@@ -53,25 +61,6 @@ class PlayError(Exception):
         self.message = message
         self.field = field
         self.problems: dict[str | None, list[str]] = problems or {field: [message]}
-
-
-@dataclass
-class MoveResult:
-    """What became of a submitted move. ``game`` is the current game either way; after an
-    applied move it is the game as saved, with its seats loaded (``game.seats.all()``)."""
-
-    ok: bool
-    message: str
-    game: Game | None
-    events: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def version(self) -> int | None:
-        return self.game.version if self.game is not None else None
-
-
-def seed_hash(seed: str) -> str:
-    return hashlib.sha256(seed.encode()).hexdigest()
 
 
 def player_for(user: AbstractBaseUser) -> Player:
@@ -311,153 +300,30 @@ def _after_change_on_commit(game: Game, seats: list[Seat], to_move: list[int]) -
         bot_move_queue_on_commit(game.pk, game.version)
 
 
-def _parse_action(action: Any) -> dict[str, Any]:
-    """The action as a dict: accepts a dict or its JSON text; anything else is refused."""
-    if isinstance(action, str | bytes):
-        if len(action) > MAX_ACTION_BYTES:
-            raise IllegalAction(_("That action is too large to be a move."))
-        try:
-            action = json.loads(action)
-        except ValueError:
-            raise IllegalAction(_("That action is not valid JSON.")) from None
-    if not isinstance(action, dict):
-        raise IllegalAction(_("An action must be an object."))
-    if len(json.dumps(action)) > MAX_ACTION_BYTES:
-        raise IllegalAction(_("That action is too large to be a move."))
-    # The label is for people; the engine and the log keep only what the move means.
-    return {key: value for key, value in action.items() if key != "label"}
-
-
-def move_play_for_seat(
-    *,
-    game_id: int,
-    position: int | None,
-    action: Any,
-    expected_version: Any,
-    user: AbstractBaseUser | None = None,
-    by_clock: bool = False,
-) -> MoveResult:
-    """Apply one action for a seat: the member's own (``user``), or a bot's or the clock's
-    (``position``). Never raises for a bad move: the result says what happened."""
-    try:
-        with transaction.atomic():
-            return _move_play(
-                game_id=game_id,
-                position=position,
-                action=action,
-                expected_version=expected_version,
-                user=user,
-                by_clock=by_clock,
-            )
-    except _MoveRefused as refused:
-        game = Game.objects.filter(pk=game_id).first()
-        return MoveResult(ok=False, message=refused.message, game=game)
-
-
-class _MoveRefused(Exception):
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-def _move_play(
-    *,
-    game_id: int,
-    position: int | None,
-    action: Any,
-    expected_version: Any,
-    user: AbstractBaseUser | None,
-    by_clock: bool,
-) -> MoveResult:
-    try:
-        game = Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise _MoveRefused(_("There is no such table.")) from None
-    expected_version = strict_int(expected_version, minimum=0)
-    if expected_version is None:
-        raise _MoveRefused(_("The move did not say which version of the game it was made on."))
-    if game.status != Game.Status.RUNNING:
-        raise _MoveRefused(_("This game is not running."))
-    if expected_version != game.version:
-        raise _MoveRefused(
-            _("The game moved on since your page was drawn; here is the table as it is now.")
-        )
-    # Kept on the game (``game.seats.all()``): the move's answer is drawn from this game.
-    seats = game_seats_attach(game)
-    if user is not None:
-        mine = [s for s in seats if s.player is not None and s.player.user_id == user.pk]
-        if not mine:
-            raise _MoveRefused(_("You have no seat at this table."))
-        seat = mine[0]
-        if seat.is_bot:
-            # Handed to a bot (timeouts or a moderator): the member's seat is the bot's now.
-            raise _MoveRefused(_("A bot plays this seat now."))
-    else:
-        seat = next((s for s in seats if s.position == position), None)
-        if seat is None:
-            raise _MoveRefused(_("There is no such seat."))
-    if seat.position not in game.to_move:
-        raise _MoveRefused(_("It is not your turn."))
-
-    engine = get_engine(game.kind)
-    try:
-        action = _parse_action(action)
-        state = engine.from_json(game.state)
-        new_state, events = engine.apply(state, seat.position, action)
-    except IllegalAction as illegal:
-        raise _MoveRefused(error_text(illegal)) from None
-    except Exception:
-        # An engine should answer IllegalAction; if malformed input trips it up instead, the
-        # member still gets an answer (and nothing changes), and the log gets the bug.
-        logger.exception("game %s: engine failed on a submitted action", game.pk)
-        raise _MoveRefused(_("That action could not be applied.")) from None
-
-    now = timezone.now()
-    over = engine.is_over(new_state)
-    to_move = [] if over else engine.to_move(new_state)
-    version = game.version + 1
-    state_json = engine.to_json(new_state)
-    changes: dict[str, Any] = {
-        "state": state_json,
-        "version": version,
-        "to_move": to_move,
-        "deadline": now + game.turn_time_limit if to_move else None,
-        # What the next decision owes, kept in the row (games/services/followups.py).
-        "auto_move_due_at": auto_move_due(game, seats, to_move, state_json, now=now),
-    }
-    if over:
-        changes.update(status=Game.Status.FINISHED, finished_at=now, results_due_at=now)
-    updated = Game.objects.filter(pk=game.pk, version=game.version).update(**changes)
-    if not updated:
-        # Another writer saved first (possible only where the row lock is not real: SQLite).
-        raise _MoveRefused(
-            _("The game moved on since your page was drawn; here is the table as it is now.")
-        )
-    GameEvent.objects.create(
-        game=game,
-        seq=version,
-        seat=seat.position,
-        action=action,
-        public_events=[e for e in events if "private_to" not in e],
-        # "at": where the event stood among all of them, so the log can put it back there.
-        private_events=[{**e, "at": i} for i, e in enumerate(events) if "private_to" in e],
-        by_clock=by_clock,
-    )
-    for name, value in changes.items():
-        setattr(game, name, value)
-    # The answer to the move is drawn from this game: its state is already parsed.
-    game_state_remember(game, new_state)
-    if over:
-        _seats_score(engine.result(new_state), seats)
-        # Leagues (games/services/leagues/results.py): count the result once, after commit.
+def after_move(
+    *, game: Game, seat: Seat, seats: list[Seat], engine: Any, state: Any, by_member: bool
+) -> None:
+    """What follows a move, in order, inside its transaction (games/services/moves.py saved the
+    row and the event and calls this). Each step only writes rows or queues work for after
+    commit, so a rolled-back move leaves nothing behind."""
+    if game.status == Game.Status.FINISHED:
+        # Results: the seats' places and scores now; the leagues' ledger
+        # (games/services/leagues/results.py) counts them once, after commit.
+        _seats_score(engine.result(state), seats)
         _game_results_record_on_commit(game.pk)
-    # Turn clocks (games/services/clocks): the next decision's deadline and reminders, the
-    # mover's consecutive timeouts, Colt Express standing orders once this commits.
-    turn_clock_after_move(game=game, seat=seat, by_member=user is not None, seats=seats)
+    # Clock (games/services/clocks): the mover's consecutive timeouts, the next decision's
+    # deadline and reminders.
+    turn_clock_after_move(game=game, seat=seat, by_member=by_member, seats=seats)
+    if game.status == Game.Status.RUNNING:
+        # Standing orders (Colt Express): once this commits, one may answer the next choice.
+        standing_orders_apply_on_commit(game)
     # Web Push (games/services/push/): "your turn" for the member the game now waits for.
     turn_push_owe(game, seats, mover=seat)
-    _after_change_on_commit(game, seats, to_move)
-    return MoveResult(ok=True, message="", game=game, events=events)
+    # Broadcast to every open page; the bot to move plays next.
+    _after_change_on_commit(game, seats, game.to_move)
+
+
+after_move_install(after_move)
 
 
 def _game_results_record_on_commit(game_id: int) -> None:
@@ -485,39 +351,19 @@ def move_submit(
     )
 
 
-def bot_move_play(game_id: int, version: int) -> MoveResult | None:
-    """The bot to move plays, if the game is still at ``version`` (a duplicated or late task
-    finds it moved on and does nothing)."""
+def auto_move_play(game_id: int, version: int) -> None:
+    """The followups sweep's task (games/services/followups.py): make the move the game owes
+    at ``version``, if it still does — the bot's, or a standing order's answer."""
     game = Game.objects.filter(pk=game_id, version=version, status=Game.Status.RUNNING).first()
     if game is None:
-        return None
-    bots = {seat.position: seat.bot_kind for seat in game.seats.exclude(bot_kind="")}
-    position = next((p for p in game.to_move if p in bots), None)
-    if position is None:
-        # A member took the seat back (a substitute): no move is owed by a bot any more.
-        auto_move_settled(game_id, version)
-        return None
-    engine = get_engine(game.kind)
-    bot = engine.bots.get(bots[position])
-    if bot is None:
-        logger.error("game %s: seat %s has unknown bot %r", game_id, position, bots[position])
-        auto_move_settled(game_id, version)
-        return None
-    state = engine.from_json(game.state)
-    # The bot's own RNG, fixed by game, seat and version so a retried task picks the same move.
-    rng = random.Random(f"{game.seed}:bot:{position}:{version}")  # noqa: S311
-    action = bot(engine, state, position, rng)
-    result = move_play_for_seat(
-        game_id=game_id, position=position, action=action, expected_version=version
-    )
-    if not result.ok:
-        logger.warning(
-            "game %s: bot move at version %s refused: %s", game_id, version, result.message
-        )
-        # The same version gives the same move: asking again would loop. The turn clock's
-        # deadline stays as the backstop.
-        auto_move_settled(game_id, version)
-    return result
+        return
+    bot_to_move = Seat.objects.filter(
+        game=game, position__in=game.to_move or [], bot_kind__gt=""
+    ).exists()
+    if bot_to_move:
+        bot_move_play(game_id, version)
+    else:
+        standing_orders_apply(game_id)
 
 
 # -- chat -------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ through the engine must give the stored state exactly.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,8 +14,13 @@ from django.utils.translation import gettext as _
 
 from games.engines import EngineError, get_engine
 from games.models import Game, GameEvent
-from games.services.play import seed_hash
 from games.wording import error_text
+
+
+def seed_hash(seed: str) -> str:
+    """The SHA-256 a game shows of its secret seed from the deal on (the play service stores
+    it at the start); the seed revealed at the end must hash to it (:func:`game_verify`)."""
+    return hashlib.sha256(seed.encode()).hexdigest()
 
 
 def game_replay_state(game: Game, events: list[GameEvent], step: int) -> dict[str, Any]:

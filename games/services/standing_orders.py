@@ -29,6 +29,7 @@ from games.parsing import strict_int
 from games.selectors import game_state, read_once
 
 from .followups import auto_move_settled
+from .moves import move_play_for_seat
 from .notifications import notification_send
 from .presence import is_present
 
@@ -368,21 +369,9 @@ def standing_order_seqs(game: Game) -> set[int]:
 # -- applying them ----------------------------------------------------------------------------
 
 
-def standing_order_may_answer(kind: str, state: Any) -> bool:
-    """Whether the decision in ``state`` (a game's JSON state) is a choice that a standing
-    order could answer or its member be asked about: the play service then records it as
-    owed (games/services/followups.py), so a lost after-commit hook is caught up."""
-    return (
-        kind == "colt"
-        and isinstance(state, dict)
-        and state.get("phase") != "schemin"
-        and bool(state.get("pending"))
-    )
-
-
 def standing_orders_apply_on_commit(game: Game) -> None:
-    """The play service's hook: once the move commits, see whether a standing order answers
-    the next choice."""
+    """A step of the play service's after-move pipeline (games/services/play.py): once the
+    move commits, see whether a standing order answers the next choice."""
     if game.kind != "colt":
         return
     game_id = game.pk
@@ -399,9 +388,8 @@ def _apply_safely(game_id: int) -> None:
 
 def standing_orders_apply(game_id: int) -> bool:
     """If the game waits on a member's Stealin' choice that a standing order answers, submit
-    it through the play service; otherwise ask the member (batched). True if applied."""
-    from games.services import play
-
+    it as a move (games/services/moves.py, which runs the play service's pipeline); otherwise
+    ask the member (batched). True if applied."""
     game = Game.objects.filter(pk=game_id, kind="colt", status=Game.Status.RUNNING).first()
     if game is None or not game.to_move:
         return False
@@ -437,7 +425,7 @@ def standing_orders_apply(game_id: int) -> bool:
         auto_move_settled(game.pk, game.version)
         return False
     with transaction.atomic():
-        result = play.move_play_for_seat(
+        result = move_play_for_seat(
             game_id=game.pk,
             position=position,
             action=choice,

@@ -150,18 +150,14 @@ def turn_clock_refresh(game: Game) -> None:
 def turn_clock_after_move(
     *, game: Game, seat: Seat, by_member: bool, seats: list[Seat] | None = None
 ) -> None:
-    """The play service's hook after each applied move (inside its transaction): the member's
-    own move clears their consecutive timeouts; the next decision's clock starts; Colt
-    Express standing orders get their chance once the move is committed. ``seats``: the
-    game's seats with their players, read in this transaction (spares a join)."""
+    """The clock's step of the play service's after-move pipeline (games/services/play.py),
+    inside the move's transaction: the member's own move clears their consecutive timeouts;
+    the next decision's clock starts. ``seats``: the game's seats with their players, read in
+    this transaction (spares a join)."""
     if by_member and seat.consecutive_timeouts:
         Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
         seat.consecutive_timeouts = 0
     turn_clock_start(game, seats=seats)
-    if game.status == Game.Status.RUNNING:
-        from games.services.standing_orders import standing_orders_apply_on_commit
-
-        standing_orders_apply_on_commit(game)
 
 
 def deadline_extend(*, game_id: int, user: AbstractBaseUser, position: int) -> Game:

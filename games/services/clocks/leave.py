@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games.models import Game, Leave, Player, Seat
+from games.models import Game, Leave, Membership, Player, Season, Seat
 from games.selectors import read_once
 
 DEFAULT_MAX_LEAVE_DAYS = 30
@@ -181,6 +181,30 @@ def leave_days_used(player: Player, start: date, end: date) -> int:
     return used
 
 
+def league_leave_problem(*, player: Player, start: date, end: date) -> str | None:
+    """Why leave from ``start`` to ``end`` would break a league's per-season cap (which
+    :func:`leave_declare` asks before accepting), or ``None``. Here rather than with the
+    leagues, which sit above the clocks (they open tables): it reads only league rows."""
+    seasons = Season.objects.filter(
+        status=Season.Status.RUNNING,
+        league__memberships__player=player,
+        league__memberships__status=Membership.Status.ACTIVE,
+    ).select_related("league")
+    for season in seasons:
+        season_end = season.ends_on or end
+        if start > season_end or end < season.starts_on:
+            continue
+        # Only the days inside this season count against its cap.
+        asked = (min(end, season_end) - max(start, season.starts_on)).days + 1
+        used = leave_days_used(player, season.starts_on, season_end)
+        cap = season.league.leave_days_per_season
+        if used + asked > cap:
+            return _(
+                "%(league)s allows %(cap)s days of leave per season; you have %(left)s left."
+            ) % {"league": season.league.name, "cap": cap, "left": max(0, cap - used)}
+    return None
+
+
 def leave_declare(
     *, player: Player, start: date, end: date, reason: str = "", now: datetime | None = None
 ) -> Leave:
@@ -200,9 +224,6 @@ def leave_declare(
         )
     if Leave.objects.filter(player=player, start__lte=end, end__gte=start).exists():
         raise LeaveError(_("This overlaps leave you already declared."), field="start")
-    # Imported here: league rounds set up turn clocks, so leagues import this module first.
-    from games.services.leagues.members import league_leave_problem
-
     league_problem = league_leave_problem(player=player, start=start, end=end)
     if league_problem:
         raise LeaveError(league_problem, field="end")

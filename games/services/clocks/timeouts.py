@@ -1,10 +1,11 @@
 """Timeouts: at the deadline the game's own timeout policy (``engine.timeout_action``: Napad
 passes, or plays its lowest card where passing is not allowed; Colt Express draws in
-Schemin' and takes a choice's first option in Stealin') is applied through the play service
-like any move, marked ``by_clock``.
+Schemin' and takes a choice's first option in Stealin') is applied through the move core
+(games/services/moves.py, which runs the play service's after-move pipeline) like any move,
+marked ``by_clock``.
 
-Exactly once: the move is guarded by the game version it was computed from (the play
-service's conditional UPDATE), and the timeout counters are written in the same transaction
+Exactly once: the move is guarded by the game version it was computed from (the move core's
+conditional UPDATE), and the timeout counters are written in the same transaction
 as the move, so a second sweep finds the game moved on and does nothing. A worker that dies
 before committing leaves the deadline expired for the next sweep.
 
@@ -29,6 +30,7 @@ from games.engines.base import plural_noop
 from games.models import Game, GameEvent, Seat, StandingOrder
 
 from ..followups import bot_move_owed
+from ..moves import bot_move_play, move_play_for_seat
 from ..notifications import notification_send, table_notice_post
 from .deadlines import clock_for, deadline_effective, decision_seat, turn_clock_refresh
 from .policy import clock_policy
@@ -132,8 +134,6 @@ def seat_timeout_record(game: Game, position: int) -> Seat:
 
 def turn_timeout_apply(game_id: int, version: int, deadline: datetime, now: datetime) -> str:
     """Play the timeout of one expired decision (if nobody did it first)."""
-    from games.services import play
-
     game = Game.objects.filter(
         pk=game_id, version=version, deadline=deadline, status=Game.Status.RUNNING
     ).first()
@@ -145,7 +145,7 @@ def turn_timeout_apply(game_id: int, version: int, deadline: datetime, now: date
         return "nobody"
     if seat.is_bot:
         # The bot's queued move got lost (a worker died with it): the bot plays now.
-        play.bot_move_play(game_id, version)
+        bot_move_play(game_id, version)
         return "bot"
     effective = deadline_effective(game, clock_for(game), seat.player)
     if effective > now:
@@ -155,7 +155,7 @@ def turn_timeout_apply(game_id: int, version: int, deadline: datetime, now: date
     engine = get_engine(game.kind)
     action = engine.timeout_action(engine.from_json(game.state), seat.position)
     with transaction.atomic():
-        result = play.move_play_for_seat(
+        result = move_play_for_seat(
             game_id=game_id,
             position=seat.position,
             action=action,

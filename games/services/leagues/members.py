@@ -7,13 +7,12 @@ played) but is seated no more.
 
 from __future__ import annotations
 
-from datetime import date
-
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import League, Membership, Player, Season
+from games.services.clocks.leave import league_leave_problem  # noqa: F401  (the leagues' rule)
 
 from .rounds import LeagueError
 from .standings import season_standings_ensure
@@ -78,28 +77,3 @@ def membership_decide(*, membership: Membership, approve: bool) -> Membership:
         if approve:
             _seat_in_lowest_division(membership.league, membership.player)
     return membership
-
-
-def league_leave_problem(*, player: Player, start: date, end: date) -> str | None:
-    """Why leave from ``start`` to ``end`` would break a league's per-season cap (the clocks'
-    ``leave_declare`` can ask before accepting), or ``None``."""
-    from games.services.clocks import leave_days_used
-
-    seasons = Season.objects.filter(
-        status=Season.Status.RUNNING,
-        league__memberships__player=player,
-        league__memberships__status=Membership.Status.ACTIVE,
-    ).select_related("league")
-    for season in seasons:
-        season_end = season.ends_on or end
-        if start > season_end or end < season.starts_on:
-            continue
-        # Only the days inside this season count against its cap.
-        asked = (min(end, season_end) - max(start, season.starts_on)).days + 1
-        used = leave_days_used(player, season.starts_on, season_end)
-        cap = season.league.leave_days_per_season
-        if used + asked > cap:
-            return _(
-                "%(league)s allows %(cap)s days of leave per season; you have %(left)s left."
-            ) % {"league": season.league.name, "cap": cap, "left": max(0, cap - used)}
-    return None
