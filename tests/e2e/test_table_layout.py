@@ -64,15 +64,26 @@ def shot(page: Page, name: str) -> None:
         page.screenshot(path=str(folder / f"{name}.png"))
 
 
+# Counts the socket's messages swapped into the page (htmx's ws extension), from the start of
+# every document.
+_COUNT_PUSHES = """window.__pushes = 0;
+document.addEventListener("htmx:wsAfterMessage", () => { window.__pushes += 1; });"""
+
+
 def member(live_club, browser: Browser, username: str, size: str, language: str = "en") -> Page:
-    return live_club.member_page(browser, username, viewport=SIZES[size], language=language)
+    page = live_club.member_page(browser, username, viewport=SIZES[size], language=language)
+    page.add_init_script(_COUNT_PUSHES)
+    return page
 
 
 def open_table(page: Page, game_id: int) -> None:
     page.goto(f"/games/{game_id}/")
-    # The socket's first push (the table as it is) has arrived: the page is settled.
-    page.wait_for_function("() => document.querySelector('#game-live') !== null")
     page.wait_for_load_state("networkidle")
+    # The socket's first push (the table as it is, sent on connect) has been swapped in and
+    # its pieces have stopped travelling: what is measured next is the page a member reads,
+    # not one about to be replaced.
+    page.wait_for_function("() => window.__pushes >= 1", timeout=LIVE_TIMEOUT_MS)
+    animations_done(page)
 
 
 def tops(page: Page) -> list[int]:
