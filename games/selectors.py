@@ -9,8 +9,10 @@ lives only as long as that request or send, so what it keeps is as fresh as the 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
@@ -24,16 +26,22 @@ from django.db.models import (
     Subquery,
     prefetch_related_objects,
 )
+from django.utils import timezone
 
 from games.engines import get_engine
 from games.models import (
     ChatMessage,
+    DeadlineExtension,
     Game,
     GameEvent,
     Invitation,
+    Leave,
     Player,
     PushSubscription,
+    Rating,
     Seat,
+    StandingOrder,
+    TableNotice,
     TableVisit,
 )
 
@@ -81,20 +89,99 @@ def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
     return queryset.select_related("ruleset").prefetch_related(_seats_prefetch())
 
 
-def game_with_seats(game_id: int, *, visit_of: Player | None = None) -> Game | None:
-    """The game, its ruleset and its seats (with players) in two queries.
+# How far back the game's query looks for a seated member's leave: a day before the earliest
+# date the clock panel asks about (games/services/clocks/leave.py reads from yesterday), so
+# "none" here means none there.
+CLOCK_HINT_LEAVE_DAYS = 2
+
+
+def _clock_hints(queryset: QuerySet[Game]) -> QuerySet[Game]:
+    """Whether the clock panel has anything to read — a seated member's leave, a notice, a
+    "+24 h" given, a standing order (Colt Express) —, asked as EXISTS in the game's own query.
+    Most tables have none of them, and the panel's readers (``players_on_leave``,
+    ``table_notices``, ``extensions_given``, ``standing_orders_for``) then skip their query
+    (``game.clock_none``: the set of what is known to be empty)."""
+    leave_from = (timezone.now() - timedelta(days=CLOCK_HINT_LEAVE_DAYS)).date()
+    return queryset.annotate(**_clock_hint_expressions(leave_from))
+
+
+@functools.lru_cache(maxsize=2)
+def _clock_hint_expressions(leave_from: date) -> dict[str, Exists]:
+    # Built once a day: making the four subqueries costs more than a query's round trip on a
+    # busy machine, and annotate() copies what it is given, so sharing them is safe.
+    return {
+        "hint_leave": Exists(
+            Leave.objects.filter(player__seats__game=OuterRef("pk"), end__gte=leave_from)
+        ),
+        "hint_notices": Exists(TableNotice.objects.filter(game=OuterRef("pk"))),
+        "hint_extensions": Exists(DeadlineExtension.objects.filter(game=OuterRef("pk"))),
+        "hint_orders": Exists(StandingOrder.objects.filter(game=OuterRef("pk"))),
+    }
+
+
+def _clock_hints_keep(game: Game) -> None:
+    leave_from = (timezone.now() - timedelta(days=CLOCK_HINT_LEAVE_DAYS)).date()
+    none = {
+        name
+        for name, present in (
+            ("leave", game.hint_leave),
+            ("notices", game.hint_notices),
+            ("extensions", game.hint_extensions),
+            ("orders", game.hint_orders),
+        )
+        if not present
+    }
+    game.clock_none = none
+    game.clock_none_leave_from = leave_from
+
+
+def clock_known_empty(game: Game, what: str) -> bool:
+    """Whether this copy of the game was read knowing it has no ``what`` ("leave" from
+    ``game.clock_none_leave_from`` on, "notices", "extensions", "orders"): its reader needs no
+    query."""
+    return what in getattr(game, "clock_none", ())
+
+
+def game_with_seats(
+    game_id: int, *, visit_of: Player | None = None, page: bool = False
+) -> Game | None:
+    """The game, its ruleset and its seats (with players) in two queries, knowing whether the
+    clock panel has anything to read (``_clock_hints``).
 
     With ``visit_of``, the same query also reads that member's ``TableVisit`` (as
     ``game.visit_seen`` / ``game.visit_since``, None before their first visit): the game page
-    needs it and it costs no query of its own."""
-    queryset = Game.objects.filter(pk=game_id)
+    needs it and it costs no query of its own. ``page``: what only the whole page's header
+    shows comes with the same two queries — the league fixture the game belongs to, if any
+    (``game.fixture``), and each seat's rating in this game (``seat.rating_mu`` /
+    ``seat.rating_sigma``, None when unrated; games/selectors_leagues.py)."""
+    queryset = _clock_hints(Game.objects.filter(pk=game_id))
     if visit_of is not None:
         visits = TableVisit.objects.filter(game=OuterRef("pk"), player=visit_of)
         queryset = queryset.annotate(
             visit_seen=Subquery(visits.values("seen_version")[:1]),
             visit_since=Subquery(visits.values("since_version")[:1]),
         )
-    return _with_seats(queryset).first()
+    if not page:
+        game = _with_seats(queryset).first()
+    else:
+        queryset = queryset.select_related("ruleset", "fixture__round", "fixture__season__league")
+        game = queryset.first()
+        if game is not None:
+            # The ratings are of the game's kind, known once the game is read: the seats are
+            # fetched after it (still one query), not prefetched with it.
+            ratings = Rating.objects.filter(player_id=OuterRef("player_id"), kind=game.kind)
+            seats = (
+                Seat.objects.select_related("player__user")
+                .annotate(
+                    rating_mu=Subquery(ratings.values("mu")[:1]),
+                    rating_sigma=Subquery(ratings.values("sigma")[:1]),
+                )
+                .order_by("position")
+            )
+            prefetch_related_objects([game], Prefetch("seats", queryset=seats))
+    if game is not None:
+        _clock_hints_keep(game)
+    return game
 
 
 def game_seats_attach(game: Game) -> list[Seat]:
@@ -114,8 +201,20 @@ def game_seats_attach(game: Game) -> list[Seat]:
 
 def game_unchanged(game: Game) -> bool:
     """Whether the stored game is still at this copy's version and status (one small query):
-    nothing (a bot, a standing order run on commit) has moved it on since it was read."""
-    return Game.objects.filter(pk=game.pk, version=game.version, status=game.status).exists()
+    nothing (a bot, a standing order run on commit) has moved it on since it was read. The
+    same query says whether the clock panel has anything to read (``_clock_hints``), so the
+    answer drawn from this copy skips the panel's empty reads."""
+    hints = (
+        _clock_hints(Game.objects.filter(pk=game.pk, version=game.version, status=game.status))
+        .values("hint_leave", "hint_notices", "hint_extensions", "hint_orders")
+        .first()
+    )
+    if hints is None:
+        return False
+    for name, present in hints.items():
+        setattr(game, name, present)
+    _clock_hints_keep(game)
+    return True
 
 
 def player_of(user: AbstractBaseUser) -> Player | None:

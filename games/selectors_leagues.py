@@ -354,10 +354,20 @@ def game_expected_places_data(game: Game) -> list[dict]:
     """For the game page: each member's expected place before the game (1 = first)."""
     # game.seats.all(): the game page prefetched them with their players and users.
     seats = [s for s in game.seats.all() if s.player_id is not None]
-    skills = {
-        r.player_id: Skill(r.mu, r.sigma)
-        for r in Rating.objects.filter(kind=game.kind, player_id__in=[s.player_id for s in seats])
-    }
+    if all(hasattr(s, "rating_mu") for s in seats):
+        # Read with the seats (games/selectors.py game_with_seats(page=True)): no query.
+        skills = {
+            s.player_id: Skill(s.rating_mu, s.rating_sigma)
+            for s in seats
+            if s.rating_mu is not None
+        }
+    else:
+        skills = {
+            r.player_id: Skill(r.mu, r.sigma)
+            for r in Rating.objects.filter(
+                kind=game.kind, player_id__in=[s.player_id for s in seats]
+            )
+        }
     expected = expected_places([skills.get(s.player_id, Skill()) for s in seats])
     return [
         {"position": s.position, "player": _player(s.player), "expected_place": round(e, 2)}

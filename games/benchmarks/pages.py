@@ -18,6 +18,9 @@ import time
 
 from django.urls import reverse
 
+from games.engines import get_engine
+from games.models import Game
+
 from .club import NAPAD_RULESET, game_started, logged_in_client, members_create, next_move
 from .stats import spread
 
@@ -35,18 +38,27 @@ def _played_to(users: list, clients: dict, rng: random.Random, slug: str, *, mov
         upcoming = next_move(game.pk, rng)
         while upcoming is not None and (move is None or game.version < move):
             user_id, version, action = upcoming
+            if move is None and _would_end(game.pk, action):
+                # One move from the end: stay here (the end screen is another page).
+                return game, user_id
             url = reverse("game_act", args=[game.pk])
             data = {"action": json.dumps(action), "version": str(version)}
             clients[user_id].post(url, data, **HTMX)
             game.refresh_from_db()
-            following = next_move(game.pk, rng)
-            if following is None and move is None:
-                # One move from the end: stay here (the end screen is another page).
-                return game, upcoming[0]
-            upcoming = following
+            upcoming = next_move(game.pk, rng)
         if upcoming is not None:
             return game, upcoming[0]
         # The game ended before ``move`` (never for move 10): deal another.
+
+
+def _would_end(game_id: int, action: dict) -> bool:
+    """Whether ``action`` by the seat to move ends the game (tried on a copy of the state;
+    nothing is saved). The late table stops before it: a finished game shows the end screen,
+    a page of its own, not the table near its end."""
+    game = Game.objects.get(pk=game_id)
+    engine = get_engine(game.kind)
+    state, _events = engine.apply(engine.from_json(game.state), game.to_move[0], action)
+    return engine.is_over(state)
 
 
 def _timed(client, url: str, **extra) -> float:

@@ -6,19 +6,24 @@ from __future__ import annotations
 
 from django import template
 
-from games.models import Fixture
+from games.models import Fixture, Game
 from games.selectors_leagues import game_expected_places_data
 
 register = template.Library()
 
 
+def _fixture_of(game) -> Fixture | None:
+    if game is None or not game.pk:
+        return None
+    if Game.fixture.is_cached(game):
+        # The game page joined it into the game's query (games/selectors.py game_with_seats).
+        return getattr(game, "fixture", None)
+    return Fixture.objects.filter(game=game).select_related("round", "season__league").first()
+
+
 @register.inclusion_tag("leagues/expected_places.html")
 def league_expected_places(game):
-    fixture = (
-        Fixture.objects.filter(game=game).select_related("round", "season__league").first()
-        if game is not None and game.pk
-        else None
-    )
+    fixture = _fixture_of(game)
     return {
         "rows": game_expected_places_data(game) if game is not None and game.pk else [],
         "fixture": fixture,

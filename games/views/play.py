@@ -44,9 +44,10 @@ def _visible_game(
 ) -> tuple[Game, TableAccess]:
     """The game and the member's access to it; 404 for tables they may not see (an
     invite-only table's existence is not revealed). ``with_visit``: read the member's last
-    visit with it (the whole page's "since your last visit")."""
+    visit with it (the whole page's "since your last visit"), and what its header shows (the
+    league fixture, the seats' ratings)."""
     visitor = player_of(request.user) if with_visit else None
-    game = game_with_seats(game_id, visit_of=visitor)
+    game = game_with_seats(game_id, visit_of=visitor, page=with_visit)
     if game is None:
         raise Http404(_("There is no such table."))
     access = table_access(game, request.user)

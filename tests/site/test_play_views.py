@@ -211,11 +211,17 @@ def test_the_page_fragment_for_htmx(alice, bob):
 # leave, notices and "+24 h" lookups; on a move the clock row, notices and "+24 h" — the
 # next decision's leave is one read, shared by the turn clock and the answer's clock panel
 # (games/selectors.py read_once; it was two).
-# 8 for the table, 3 for the clock panel, 2 for the ratings' expected places, 1 for "since
-# your last visit" (the member's visit is read with the game and written when the table moved
-# on; its events come with the log's query). A move adds nothing for it.
-PAGE_QUERIES = 8 + 3 + 2 + 1
+# 8 for the table, 3 for the clock panel, 1 for "since your last visit" (the member's visit is
+# read with the game and written when the table moved on; its events come with the log's
+# query). A move adds nothing for it. The ratings' expected places and the league fixture come
+# with the game's and seats' queries (they were 2 more). The clock panel's 3 are a bound: the
+# game's query (and on a move, the query checking the game did not move on) says whether there
+# is any leave, notice, "+24 h" or standing order, and a table with none reads none of them —
+# most tables (QUIET_PAGE_QUERIES, QUIET_MOVE_QUERIES).
+PAGE_QUERIES = 8 + 3 + 1
 MOVE_QUERIES = 12 + 3
+QUIET_PAGE_QUERIES = 8 + 1
+QUIET_MOVE_QUERIES = 12 + 1
 
 
 def test_the_log_names_the_member_beside_their_gang(alice, bob):
@@ -406,3 +412,37 @@ def test_a_running_game_replays_only_as_my_seat_saw_it(alice, bob, charlie):
     # Asking for bob's seat changes nothing: alice's own seat is the only view.
     assert "See the table as" not in html
     assert game.seed not in html
+
+
+def test_a_quiet_table_reads_nothing_for_its_clock_panel(alice, bob, django_assert_max_num_queries):
+    # No leave, notice, "+24 h" or standing order: the game's own query says so, and neither
+    # the page, its fragment nor a move's answer asks again.
+    game = napad_game(alice, bob)
+    play_one(game, [alice, bob])
+    client = _client(alice)
+    client.get(f"/games/{game.pk}/")  # the first visit writes the member's TableVisit
+    with django_assert_max_num_queries(QUIET_PAGE_QUERIES):
+        assert client.get(f"/games/{game.pk}/").status_code == 200
+    with django_assert_max_num_queries(QUIET_PAGE_QUERIES):
+        assert client.get(f"/games/{game.pk}/", **HTMX).status_code == 200
+    game.refresh_from_db()
+    mover, action = _client(user_to_move(game, [alice, bob])), first_legal(game)
+    with django_assert_max_num_queries(QUIET_MOVE_QUERIES):
+        assert _post_move(mover, game, action).status_code == 200
+
+
+def test_the_clock_panel_shows_a_leave_and_a_notice_the_game_query_found(alice, bob):
+    # The EXISTS in the game's query must not hide what a table does have.
+    from games.services.clocks.leave import leave_declare, player_today
+    from games.services.notifications import table_notice_post
+
+    game = napad_game(alice, bob)
+    play_one(game, [alice, bob])
+    table_notice_post(game=game, kind="info", text="The clock moved for a test.")
+    today = player_today(bob.player)
+    leave_declare(player=bob.player, start=today, end=today + timedelta(days=2))
+    client = _client(alice)
+    for extra in ({}, HTMX):
+        html = client.get(f"/games/{game.pk}/", **extra).content.decode()
+        assert "The clock moved for a test." in html
+        assert "clock-panel__leave" in html

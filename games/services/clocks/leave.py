@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.models import Game, Leave, Membership, Player, Season, Seat
-from games.selectors import read_once
+from games.selectors import clock_known_empty, read_once
 
 DEFAULT_MAX_LEAVE_DAYS = 30
 # How far ahead a member may plan leave.
@@ -71,6 +71,8 @@ def _seated_leaves(game: Game, seats: list[Seat], since: date) -> list[Leave]:
     query per copy of the game (games/selectors.py ``read_once``), shared by the move's turn
     clock and the clock panel of its answer ("Alice is away"), which ask for the same day."""
     members = tuple(sorted({seat.player_id for seat in seats if seat.player_id is not None}))
+    if clock_known_empty(game, "leave") and since >= game.clock_none_leave_from:
+        return []  # the game's own query found none (games/selectors.py _clock_hints)
     return read_once(
         game,
         ("seated_leaves", members, since),
