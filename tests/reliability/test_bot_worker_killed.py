@@ -16,13 +16,11 @@ it, and the log still holds one bot move."""
 
 from __future__ import annotations
 
-import os
 import signal
 from pathlib import Path
 
 import pytest
-from django.db import connection
-from workerkit import PROCESS_START_SECONDS, Harness, clean_environment, database_url
+from workerkit import PROCESS_START_SECONDS, Harness, run_embedded, run_scaled
 
 SCRIPT = Path(__file__).with_name("bot_worker.py")
 BOT = 1
@@ -67,40 +65,13 @@ def _killed_mid_move_and_restarted(harness: Harness) -> None:
     assert state["version"] == 1 and state["to_move"] == [0] and not state["move_owed"], state
 
 
-def _kill_and_restart(tmp_path: Path, *, after=None, **env: str) -> None:
-    """One run with the club's processes in ``env`` (besides a clean environment);
-    ``after(queue)`` cleans up once they are stopped."""
-    harness = Harness(tmp_path, {**clean_environment(tmp_path), **env}, SCRIPT)
-    try:
-        _killed_mid_move_and_restarted(harness)
-    finally:
-        harness.stop_all()
-        if after is not None:
-            after(harness.queue)
-
-
 @pytest.mark.slow
 def test_a_bot_move_killed_with_its_worker_is_made_once_after_a_restart_embedded(tmp_path):
-    _kill_and_restart(tmp_path)
+    run_embedded(tmp_path, SCRIPT, _killed_mid_move_and_restarted)
 
 
 @pytest.mark.slow
 @pytest.mark.scaled
 @pytest.mark.django_db(transaction=True)
 def test_a_bot_move_killed_with_its_worker_is_made_once_after_a_restart_on_redis(tmp_path):
-    from napad_site.celery import app
-
-    assert connection.vendor == "postgresql"
-
-    def queue_delete(queue: str) -> None:
-        # Leave no messages behind on a shared Redis.
-        with app.connection_for_write() as broker:
-            broker.default_channel.queue_delete(queue)
-
-    _kill_and_restart(
-        tmp_path,
-        after=queue_delete,
-        DJANGO_HTTPS="false",
-        DATABASE_URL=database_url(),
-        REDIS_URL=os.environ["REDIS_URL"],
-    )
+    run_scaled(tmp_path, SCRIPT, _killed_mid_move_and_restarted)

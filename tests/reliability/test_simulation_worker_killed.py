@@ -10,13 +10,11 @@ attempt (games/services/simulation.py)."""
 
 from __future__ import annotations
 
-import os
 import signal
 from pathlib import Path
 
 import pytest
-from django.db import connection
-from workerkit import PROCESS_START_SECONDS, Harness, clean_environment, database_url
+from workerkit import PROCESS_START_SECONDS, Harness, run_embedded, run_scaled
 
 SCRIPT = Path(__file__).with_name("simulation_worker.py")
 # A lease, a sweep period and a worker's start, on a busy machine.
@@ -46,21 +44,11 @@ def _killed_mid_run_and_restarted(harness: Harness) -> None:
     assert row["attempt"] >= 1 and row["same_as_in_one_go"] is True, row
 
 
-def _kill_and_restart(tmp_path: Path, *, after=None, **env: str) -> None:
-    harness = Harness(tmp_path, {**clean_environment(tmp_path), **env}, SCRIPT)
-    try:
-        _killed_mid_run_and_restarted(harness)
-    finally:
-        harness.stop_all()
-        if after is not None:
-            after(harness.queue)
-
-
 @pytest.mark.slow
 def test_a_simulation_killed_with_its_worker_resumes_and_counts_each_game_once_embedded(
     tmp_path,
 ):
-    _kill_and_restart(tmp_path)
+    run_embedded(tmp_path, SCRIPT, _killed_mid_run_and_restarted)
 
 
 @pytest.mark.slow
@@ -69,18 +57,4 @@ def test_a_simulation_killed_with_its_worker_resumes_and_counts_each_game_once_e
 def test_a_simulation_killed_with_its_worker_resumes_and_counts_each_game_once_on_redis(
     tmp_path,
 ):
-    from napad_site.celery import app
-
-    assert connection.vendor == "postgresql"
-
-    def queue_delete(queue: str) -> None:
-        with app.connection_for_write() as broker:
-            broker.default_channel.queue_delete(queue)
-
-    _kill_and_restart(
-        tmp_path,
-        after=queue_delete,
-        DJANGO_HTTPS="false",
-        DATABASE_URL=database_url(),
-        REDIS_URL=os.environ["REDIS_URL"],
-    )
+    run_scaled(tmp_path, SCRIPT, _killed_mid_run_and_restarted)

@@ -92,3 +92,34 @@ class Harness:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+def run_embedded(tmp_path: Path, script: Path, scenario) -> None:
+    """``scenario(harness)`` with the club's processes on the embedded default (SQLite and
+    the filesystem broker in ``tmp_path``)."""
+    harness = Harness(tmp_path, clean_environment(tmp_path), script)
+    try:
+        scenario(harness)
+    finally:
+        harness.stop_all()
+
+
+def run_scaled(tmp_path: Path, script: Path, scenario) -> None:
+    """``scenario(harness)`` with the club's processes on this test's PostgreSQL database and
+    Redis; the test's queue is deleted afterwards, so nothing is left on a shared Redis."""
+    from napad_site.celery import app
+
+    assert connection.vendor == "postgresql"
+    env = {
+        **clean_environment(tmp_path),
+        "DJANGO_HTTPS": "false",
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": os.environ["REDIS_URL"],
+    }
+    harness = Harness(tmp_path, env, script)
+    try:
+        scenario(harness)
+    finally:
+        harness.stop_all()
+        with app.connection_for_write() as broker:
+            broker.default_channel.queue_delete(harness.queue)
