@@ -97,7 +97,7 @@ def test_a_worker_sweeps_a_timeout_and_the_bot_answers(alice, celery_worker):
     game = started_game(alice, bot_seats={1: "heuristic"}, limit=timedelta(minutes=5))
     # Wait for the bot if it begins (its move goes through the worker too).
     assert _wait_for(lambda: user_to_move(game, [alice]) == alice)
-    game.refresh_from_db()
+    assert _wait_for(lambda: game.refresh_from_db() or True)
     version = game.version
     # Five minutes pass (the clock row and the deadline both moved back).
     expired = timezone.now() - timedelta(seconds=1)
@@ -115,9 +115,12 @@ def test_a_worker_sweeps_a_timeout_and_the_bot_answers(alice, celery_worker):
         )
 
     assert _wait_for(timed_out_and_bot_moved), "the worker did not play the timeout and the bot"
-    game.refresh_from_db()
+    # The worker may still be writing the bot's next move: read when the table is free.
+    assert _wait_for(lambda: game.refresh_from_db() or True)
     assert game.status == Game.Status.FINISHED or game.deadline > timezone.now()
-    assert GameEvent.objects.filter(game=game, seq=version + 1, by_clock=True).count() == 1
+    assert _wait_for(
+        lambda: GameEvent.objects.filter(game=game, seq=version + 1, by_clock=True).count() == 1
+    )
 
 
 @pytest.mark.slow
@@ -139,7 +142,7 @@ def test_a_practice_tables_hard_bots_move_in_the_worker_not_in_the_request(
     for _turn in range(20):
         # The bots before the member (if any) play first, in the worker.
         assert _wait_for(lambda: user_to_move(game, [alice]) == alice, seconds=120)
-        game.refresh_from_db()
+        assert _wait_for(lambda: game.refresh_from_db() or True)
         version = game.version
         action = legal(game)[0]
         after, _events = engine.apply(engine.from_json(game.state), alice_seat, action)
