@@ -234,6 +234,14 @@ def _click(page: Page, worker, tag: str) -> list:
     return _wait_until(page, lambda: worker.evaluate("self.__calls"), f"clicking {tag} acts")
 
 
+def _settled_on(page: Page, path: str) -> None:
+    """Open ``path`` and wait until its scripts are done and the worker is active for it: a
+    page still registering the worker could be handed the push mid-update."""
+    page.goto(path)
+    page.wait_for_load_state("networkidle")
+    _worker_ready(page)
+
+
 def _deliver(cdp, live_club, registration: str, payload: dict) -> None:
     cdp.send(
         "ServiceWorker.deliverPushMessage",
@@ -251,7 +259,7 @@ def test_clicking_the_notification_focuses_the_game_or_opens_it(live_club, brows
     payload = {"title": "Your turn", "body": "…", "url": "/games/7/", "tag": "game-7"}
 
     # The game is open in a window: that window comes to the front.
-    page.goto("/games/7/")
+    _settled_on(page, "/games/7/")
     _deliver(cdp, live_club, registration, payload)
     _wait_until(page, lambda: page.evaluate(_NOTIFICATIONS), "the notification is shown")
     assert _click(page, worker, "game-7") == [["focus", "/games/7/"]]
@@ -259,7 +267,7 @@ def test_clicking_the_notification_focuses_the_game_or_opens_it(live_club, brows
     assert page.evaluate(_NOTIFICATIONS) == []
 
     # Another page of the club is open: it is sent to the game.
-    page.goto("/accounts/profile/")
+    _settled_on(page, "/accounts/profile/")
     _deliver(cdp, live_club, registration, payload)
     _wait_until(page, lambda: page.evaluate(_NOTIFICATIONS), "the notification is shown")
     assert _click(page, worker, "game-7") == [
