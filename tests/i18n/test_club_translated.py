@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone, translation
+from django.utils.html import strip_tags
 from django.utils.translation import gettext
 from i18nkit import COLT_TM, LANGUAGES, NAPAD, heuristic, member, play_until, reader, table_started
 from test_pages_translated import Reading
@@ -172,3 +173,13 @@ def test_a_notification_reads_in_the_language_of_the_moment(alice, language):
     with translation.override(language):
         assert notification_text(notification) in other
     assert notification_text(notification, "en") != notification_text(notification, language)
+
+
+def test_the_ratings_page_is_headed_in_the_readers_words(alice, bob, charlie, dave):
+    """Portuguese says "cotação" for a rating (the loanword "Ratings" read as English here;
+    "classificação" is the standings, "pontuação" the score: docs/glossary.md)."""
+    _club(alice, bob, charlie, dave)
+    for language, heading in (("pt", "Cotações do clube"), ("pl", "Rankingi klubu")):
+        page = reader(alice, language).get("/ratings/").content.decode()
+        assert heading in page
+        assert "Ratings" not in strip_tags(page)
