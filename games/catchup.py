@@ -42,7 +42,9 @@ PHASE_TITLES = {
     "end": _("The end of the game"),
 }
 
-# Event types that open a phase (the others stay in the phase they happen in).
+# Event types that open a phase (the others stay in the phase they happen in). Coarser than
+# the log's phases (the engines' ``Wording.phases``) on purpose: the panel shows a Napad
+# round's new wagons with the robbery they are robbed in, not as a heading of their own.
 _OPENS = {
     "napad": {
         "card_played": "robbery",
