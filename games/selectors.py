@@ -142,6 +142,27 @@ def clock_known_empty(game: Game, what: str) -> bool:
     return what in getattr(game, "clock_none", ())
 
 
+# What the whole page reads of the game's ruleset and league fixture (the header and the
+# league line: templates/leagues/expected_places.html): the rest of those rows is never shown,
+# and each column costs the ORM's compiler as much as a table's planning costs PostgreSQL.
+_PAGE_RELATED_COLUMNS = (
+    "ruleset__kind",
+    "ruleset__name",
+    "ruleset__slug",
+    "ruleset__version",
+    "ruleset__config",
+    "fixture__game_id",
+    "fixture__round__number",
+    "fixture__season__league__name",
+    "fixture__season__league__slug",
+)
+
+
+@functools.cache
+def _page_columns() -> tuple[str, ...]:
+    return (*(f.name for f in Game._meta.concrete_fields), *_PAGE_RELATED_COLUMNS)
+
+
 def game_with_seats(
     game_id: int, *, visit_of: Player | None = None, page: bool = False
 ) -> Game | None:
@@ -164,7 +185,9 @@ def game_with_seats(
     if not page:
         game = _with_seats(queryset).first()
     else:
-        queryset = queryset.select_related("ruleset", "fixture__round", "fixture__season__league")
+        queryset = queryset.select_related(
+            "ruleset", "fixture__round", "fixture__season__league"
+        ).only(*_page_columns())
         game = queryset.first()
         if game is not None:
             # The ratings are of the game's kind, known once the game is read: the seats are

@@ -20,10 +20,10 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from .database import database_from_url
 from .env import env_bool, env_int, env_list, env_str, env_url
 from .vapid import vapid_keys
 
@@ -140,8 +140,9 @@ TEMPLATES = [
 
 # --- Database --------------------------------------------------------------------------------
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    DATABASES = {
+        "default": database_from_url(DATABASE_URL, prepared=env_bool("NAPAD_DB_PREPARED", True))
+    }
 else:
     DATABASES = {
         "default": {

@@ -17,12 +17,12 @@ import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
-import dj_database_url
 from django.conf import settings
 from django.db import connections
 from django.test.utils import override_settings, setup_databases, teardown_databases
 
 from napad_site.celery import app as celery_app
+from napad_site.database import database_from_url
 
 # The in-memory layer reaches only this process, which is all a bench run needs: the fan-out
 # measures rendering and delivery to sockets served here, not a network hop.
@@ -31,7 +31,7 @@ MEMORY_CHANNEL_LAYER = {"default": {"BACKEND": "channels.layers.InMemoryChannelL
 
 def _database_use(url: str) -> None:
     """Point the ``default`` alias at ``url`` before anything has connected to it."""
-    config = dj_database_url.parse(url)
+    config = database_from_url(url)
     connections["default"].close()
     configured = connections.configure_settings({"default": config})["default"]
     settings.DATABASES["default"] = configured

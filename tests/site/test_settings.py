@@ -96,6 +96,13 @@ def test_it_scales_out_with_database_and_redis_urls(tmp_path):
     assert found["ssl_redirect"] is True
     assert found["hosts"] == ["club.example.org"]
     assert found["debug"] is False
+    # Parameters bound on the server, so psycopg can prepare the statements a connection
+    # repeats (napad_site/database.py); NAPAD_DB_PREPARED=0 for a transaction-mode pooler.
+    assert found["db_options"]["server_side_binding"] is True
+    assert found["db_options"]["prepare_threshold"] == 5
+    pooled = probe({**SCALED_ENV, "NAPAD_DB_PREPARED": "0"}, tmp_path)
+    assert "server_side_binding" not in pooled["db_options"]
+    assert "prepare_threshold" not in pooled["db_options"]
 
 
 @pytest.mark.parametrize(
