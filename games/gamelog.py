@@ -20,9 +20,10 @@ seat's after the end). Each logged action (a ``GameEvent``) becomes an *entry*:
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from games.engines.base import Wording
 from games.models import GameEvent
@@ -105,19 +106,45 @@ def event_text(
     return say(event, wording=wording, names=names, text=text)
 
 
-def _line(
-    event: dict[str, Any],
+def _line(event: dict[str, Any], text: str, *, private: bool = False) -> dict[str, Any]:
+    icon = ICONS.get(event.get("type", ""), DEFAULT_ICON)
+    return {"icon": icon, "text": text, "private": private}
+
+
+# What a logged action's lines said, for each way of reading them: a move's answer, every
+# socket's render of it and each page load say the table's last actions again, and saying is
+# most of the log's cost. The key is what the texts depend on: the events themselves (their
+# content, hashed — a row id could name another action after a deletion), the game's
+# wording, the reader's language, the seats' names and which private lines are read as
+# whose ("You draw ..." / "Bob draws ..."). Bounded; emptied when full.
+_SAID: dict[tuple, list[str]] = {}
+SAID_KEPT = 4096
+
+
+def _texts(
+    public: list[dict[str, Any]],
+    shown: list[tuple[dict[str, Any], bool]],
     wording: Wording,
     names: Names | None,
-    *,
-    private: bool = False,
-    others: bool = False,
-) -> dict[str, Any]:
-    return {
-        "icon": ICONS.get(event.get("type", ""), DEFAULT_ICON),
-        "text": event_text(event, names, wording=wording, others=others),
-        "private": private,
-    }
+) -> list[str]:
+    """The texts of the public events, then of the private ones shown (the event, whether
+    it is the reader's own)."""
+    content = repr((public, shown)).encode()
+    key = (
+        hashlib.blake2b(content, digest_size=16).digest(),
+        id(wording),
+        get_language(),
+        tuple(sorted((names or {}).items())),
+    )
+    kept = _SAID.get(key)
+    if kept is not None:
+        return kept
+    texts = [event_text(event, names, wording=wording) for event in public]
+    texts += [event_text(event, names, wording=wording, others=not mine) for event, mine in shown]
+    if len(_SAID) >= SAID_KEPT:
+        _SAID.clear()
+    _SAID[key] = texts
+    return texts
 
 
 def event_lines(
@@ -132,13 +159,17 @@ def event_lines(
     events and their own private ones (every seat's when ``everything``), in the order the
     engine reported them."""
     wording = wording_for(kind or _kind_of(game_event))
-    public = [(event, _line(event, wording, names)) for event in game_event.public_events]
-    private = []
+    shown = []
     for event in game_event.private_events:
         mine = position is not None and position in event.get("private_to", ())
         if mine or everything:
-            line = _line(event, wording, names, private=True, others=not mine)
-            private.append((event, line))
+            shown.append((event, mine))
+    texts = _texts(game_event.public_events, shown, wording, names)
+    public = [(event, _line(event, text)) for event, text in zip(game_event.public_events, texts)]
+    private = [
+        (event, _line(event, text, private=True))
+        for (event, _mine), text in zip(shown, texts[len(public) :])
+    ]
     if not private:
         return public
     places = [event.get("at") for event in game_event.private_events]

@@ -226,3 +226,37 @@ def test_the_english_places_an_event_keeps_say_what_the_phrases_say():
                 wording.place_at(cars, car, level)
             )
         assert wording.under_english(car, cars[car]) == english(wording.under_car(cars, car))
+
+
+def test_a_log_read_again_says_what_a_first_reading_says_for_every_reader():
+    """The log's texts are kept between readings (games/gamelog.py ``_SAID``): the same
+    actions read by another seat, after the end, in another language or with a seat handed
+    to someone else must read as if said for the first time."""
+    from games import gamelog
+
+    logged = _logged("colt", moves=6)
+    namings = {"members": NAMES, "renamed": {**NAMES, 1: "Bot (hard)"}}
+    readings = [
+        (language, seat, naming, everything)
+        for language in ("en", "pl", "pt")
+        for seat in (0, 1, None)
+        for naming in namings
+        for everything in (False, True)
+    ]
+
+    def read(language, seat, naming, everything):
+        names = namings[naming]
+        with translation.override(language):
+            entries = log_entries(logged, seat, names=names, kind="colt", everything=everything)
+        return [(line["text"], line["private"]) for line in _lines(entries)]
+
+    first = {}
+    for reading in readings:
+        gamelog._SAID.clear()
+        first[reading] = read(*reading)
+    for reading in readings + readings[::-1]:
+        assert read(*reading) == first[reading], reading
+    # The readings differ where they should, so the comparison above can fail.
+    assert first[("en", 0, "members", False)] != first[("en", 1, "members", False)]
+    assert first[("en", 0, "members", False)] != first[("pl", 0, "members", False)]
+    assert first[("en", None, "members", True)] != first[("en", None, "renamed", True)]
