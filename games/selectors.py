@@ -143,8 +143,10 @@ def clock_known_empty(game: Game, what: str) -> bool:
 
 
 # What the whole page reads of the game's ruleset and league fixture (the header and the
-# league line: templates/leagues/expected_places.html): the rest of those rows is never shown,
-# and each column costs the ORM's compiler as much as a table's planning costs PostgreSQL.
+# league line: templates/leagues/expected_places.html). The ORM compiles and converts every
+# column it selects, and the rest of those rows (a ruleset's rules text, a league's twenty
+# settings) was read on every page load for nothing. Anything else read from them on the page
+# would cost a query, which the page's query-count tests would catch.
 _PAGE_RELATED_COLUMNS = (
     "ruleset__kind",
     "ruleset__name",
