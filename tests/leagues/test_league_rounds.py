@@ -326,3 +326,27 @@ def test_a_round_whose_opening_died_half_way_is_opened_whole_by_the_next_sweep(
     fixtures = list(Fixture.objects.filter(round=first))
     assert sorted(f.game.seats_count for f in fixtures) == [3, 4]
     assert Game.objects.count() == 2
+
+
+def test_a_league_games_page_names_its_league_and_round_in_no_more_queries(
+    running_season, django_assert_max_num_queries
+):
+    """The page joins the fixture, its round and league into the game's own query, reading
+    only the columns the league line shows (games/selectors.py): a league table costs what any
+    table costs, and its page says which league and round it belongs to."""
+    from django.test import Client
+    from django.urls import reverse
+
+    first = running_season.rounds.get(number=1)
+    fixture = rounds.round_open(round_id=first.pk)[0]
+    member = fixture.game.seats.order_by("position").first().player.user
+    client = Client()
+    client.force_login(member)
+    url = reverse("game_detail", args=[fixture.game_id])
+    client.get(url)  # the first visit writes the member's visit
+    # The table's quiet page (tests/site/test_play_views.py QUIET_PAGE_QUERIES) plus the clock
+    # panel's reads, which a league table's deadline may bring: no query for the league.
+    with django_assert_max_num_queries(8 + 1 + 3):
+        page = client.get(url).content.decode()
+    league_link = reverse("league_detail", args=[running_season.league.slug])
+    assert f'<a href="{league_link}">Tuesday Napad</a> · round 1' in page
