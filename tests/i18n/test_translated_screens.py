@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import mimetypes
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -93,6 +94,12 @@ def _looked(browser, html: str, name: str, language: str) -> dict:
             "headings": page.locator(".log-group__title").all_inner_texts(),
             "buttons": page.locator("#actions button").all_inner_texts(),
             "icons": page.locator(".log-line .log-icon").count(),
+            # A Napad seat's "(● 1 ● 2)": how many lines each takes, and its text.
+            "by_colour": page.evaluate(
+                "() => [...document.querySelectorAll('.napad-seat__by-colour')]"
+                ".map(e => [new Set([...e.getClientRects()].map(r => r.top)).size,"
+                " e.textContent])"
+            ),
         }
         if shots:
             Path(shots).mkdir(parents=True, exist_ok=True)
@@ -138,3 +145,8 @@ def test_a_napad_loot_division_reads_in_the_language(browser, alice, bob, charli
     for size, facts in seen.items():
         assert facts["overflow"] <= 0, (size, facts["overflow"])
         assert division in facts["headings"], (size, facts["headings"])
+        # The captured wagons by colour stay on one line, with no space inside the brackets.
+        assert facts["by_colour"], "nobody has captured a wagon in this position"
+        for lines, text in facts["by_colour"]:
+            assert lines == 1 and text.startswith("(") and text.endswith(")"), (size, text)
+            assert not re.search(r"\s\)|\(\s", text), (size, text)
