@@ -54,6 +54,7 @@ from .selectors import (
     game_with_seats,
     table_access,
     table_access_known,
+    unread_notifications_count,
 )
 from .services.clocks import extensions_given, players_on_leave
 from .services.notifications import table_notices
@@ -203,7 +204,7 @@ class NotificationConsumer(AsyncWebsocketConsumer):
     def _render_bell(self) -> str:
         user = self.scope["user"]
         player = getattr(user, "player", None)
-        unread = player.notifications.filter(read_at__isnull=True).count() if player else 0
+        unread = unread_notifications_count(player) if player else 0
         return render_to_string("partials/bell.html", {"unread_notifications": unread, "oob": True})
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
+from games.selectors import unread_notifications_count
+
 
 def site(request: HttpRequest) -> dict:
     user = getattr(request, "user", None)
@@ -14,6 +16,6 @@ def site(request: HttpRequest) -> dict:
         "me": player,
         # Lazy: evaluated only if the template shows the bell.
         "unread_notifications": (
-            (lambda: player.notifications.filter(read_at__isnull=True).count()) if player else 0
+            (lambda: unread_notifications_count(player)) if player else 0
         ),
     }

@@ -18,16 +18,17 @@ from typing import Any, TypeVar
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
+    Count,
     Exists,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
     Subquery,
-    prefetch_related_objects,
 )
 from django.utils import timezone
 
+from games.compiled import CompiledQuery
 from games.engines import get_engine
 from games.models import (
     ChatMessage,
@@ -36,6 +37,7 @@ from games.models import (
     GameEvent,
     Invitation,
     Leave,
+    Notification,
     Player,
     PushSubscription,
     Rating,
@@ -95,14 +97,17 @@ def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
 CLOCK_HINT_LEAVE_DAYS = 2
 
 
-def _clock_hints(queryset: QuerySet[Game]) -> QuerySet[Game]:
+def _leave_from() -> date:
+    return (timezone.now() - timedelta(days=CLOCK_HINT_LEAVE_DAYS)).date()
+
+
+def _clock_hints(queryset: QuerySet[Game], leave_from: date | None = None) -> QuerySet[Game]:
     """Whether the clock panel has anything to read — a seated member's leave, a notice, a
     "+24 h" given, a standing order (Colt Express) —, asked as EXISTS in the game's own query.
     Most tables have none of them, and the panel's readers (``players_on_leave``,
     ``table_notices``, ``extensions_given``, ``standing_orders_for``) then skip their query
     (``game.clock_none``: the set of what is known to be empty)."""
-    leave_from = (timezone.now() - timedelta(days=CLOCK_HINT_LEAVE_DAYS)).date()
-    return queryset.annotate(**_clock_hint_expressions(leave_from))
+    return queryset.annotate(**_clock_hint_expressions(leave_from or _leave_from()))
 
 
 @functools.lru_cache(maxsize=2)
@@ -119,8 +124,7 @@ def _clock_hint_expressions(leave_from: date) -> dict[str, Exists]:
     }
 
 
-def _clock_hints_keep(game: Game) -> None:
-    leave_from = (timezone.now() - timedelta(days=CLOCK_HINT_LEAVE_DAYS)).date()
+def _clock_hints_keep(game: Game, leave_from: date) -> None:
     none = {
         name
         for name, present in (
@@ -165,6 +169,83 @@ def _page_columns() -> tuple[str, ...]:
     return (*(f.name for f in Game._meta.concrete_fields), *_PAGE_RELATED_COLUMNS)
 
 
+# The reads of one game that every page, fragment, push and move makes, compiled once per
+# process (games/compiled.py): ``key`` is the date the leave hint looks from.
+def _game_for_table(*, game_id: int, key: date) -> QuerySet[Game]:
+    return _clock_hints(Game.objects.filter(pk=game_id), key).select_related("ruleset")
+
+
+def _game_for_page(*, game_id: int, key: date) -> QuerySet[Game]:
+    return (
+        _clock_hints(Game.objects.filter(pk=game_id), key)
+        .select_related("ruleset", "fixture__round", "fixture__season__league")
+        .only(*_page_columns())
+    )
+
+
+def _game_for_visitor(*, game_id: int, player_id: int, key: date) -> QuerySet[Game]:
+    visits = TableVisit.objects.filter(game=OuterRef("pk"), player_id=player_id)
+    return _game_for_page(game_id=game_id, key=key).annotate(
+        visit_seen=Subquery(visits.values("seen_version")[:1]),
+        visit_since=Subquery(visits.values("since_version")[:1]),
+    )
+
+
+def _seats_of(*, game_id: int) -> QuerySet[Seat]:
+    return Seat.objects.filter(game_id=game_id).select_related("player__user").order_by("position")
+
+
+def _seats_rated(*, game_id: int, key: str) -> QuerySet[Seat]:
+    # key: the game's kind, whose ratings the header shows.
+    ratings = Rating.objects.filter(player_id=OuterRef("player_id"), kind=key)
+    return _seats_of(game_id=game_id).annotate(
+        rating_mu=Subquery(ratings.values("mu")[:1]),
+        rating_sigma=Subquery(ratings.values("sigma")[:1]),
+    )
+
+
+def _seats_with_push(*, game_id: int) -> QuerySet[Seat]:
+    pushes = PushSubscription.objects.filter(player_id=OuterRef("player_id"))
+    return _seats_of(game_id=game_id).annotate(push_devices=Exists(pushes))
+
+
+def _game_unchanged(*, game_id: int, version: int, key: tuple[date, str]) -> QuerySet[Game]:
+    leave_from, status = key
+    hints = _clock_hints(
+        Game.objects.filter(pk=game_id, version=version, status=status), leave_from
+    )
+    return hints.values("hint_leave", "hint_notices", "hint_extensions", "hint_orders")
+
+
+def _game_locked(*, game_id: int, key: date) -> QuerySet[Game]:
+    return _clock_hints(Game.objects.select_for_update().filter(pk=game_id), key)
+
+
+GAME_LOCKED = CompiledQuery(Game, _game_locked, "game_id", keyed=True)
+GAME_FOR_TABLE = CompiledQuery(Game, _game_for_table, "game_id", keyed=True)
+GAME_FOR_PAGE = CompiledQuery(Game, _game_for_page, "game_id", keyed=True)
+GAME_FOR_VISITOR = CompiledQuery(Game, _game_for_visitor, "game_id", "player_id", keyed=True)
+SEATS = CompiledQuery(Seat, _seats_of, "game_id")
+SEATS_RATED = CompiledQuery(Seat, _seats_rated, "game_id", keyed=True)
+SEATS_WITH_PUSH = CompiledQuery(Seat, _seats_with_push, "game_id")
+GAME_UNCHANGED = CompiledQuery(Game, _game_unchanged, "game_id", "version", keyed=True)
+
+
+def _seats_keep(game: Game, seats: list[Seat]) -> list[Seat]:
+    """Put ``seats`` where ``game.seats.all()`` finds them, as ``prefetch_related`` would, each
+    knowing its game (``seat.game`` costs no query)."""
+    game_field = Seat._meta.get_field("game")
+    for seat in seats:
+        game_field.set_cached_value(seat, game)
+    cache = game.__dict__.setdefault("_prefetched_objects_cache", {})
+    cache.pop("seats", None)
+    queryset = game.seats.get_queryset()
+    queryset._result_cache = seats
+    queryset._prefetch_done = True
+    cache["seats"] = queryset
+    return seats
+
+
 def game_with_seats(
     game_id: int, *, visit_of: Player | None = None, page: bool = False
 ) -> Game | None:
@@ -177,51 +258,44 @@ def game_with_seats(
     shows comes with the same two queries — the league fixture the game belongs to, if any
     (``game.fixture``), and each seat's rating in this game (``seat.rating_mu`` /
     ``seat.rating_sigma``, None when unrated; games/selectors_leagues.py)."""
-    queryset = _clock_hints(Game.objects.filter(pk=game_id))
+    leave_from = _leave_from()
     if visit_of is not None:
-        visits = TableVisit.objects.filter(game=OuterRef("pk"), player=visit_of)
-        queryset = queryset.annotate(
-            visit_seen=Subquery(visits.values("seen_version")[:1]),
-            visit_since=Subquery(visits.values("since_version")[:1]),
-        )
-    if not page:
-        game = _with_seats(queryset).first()
+        found = GAME_FOR_VISITOR.run(game_id=game_id, player_id=visit_of.pk, key=leave_from)
+    elif page:
+        found = GAME_FOR_PAGE.run(game_id=game_id, key=leave_from)
     else:
-        queryset = queryset.select_related(
-            "ruleset", "fixture__round", "fixture__season__league"
-        ).only(*_page_columns())
-        game = queryset.first()
-        if game is not None:
-            # The ratings are of the game's kind, known once the game is read: the seats are
-            # fetched after it (still one query), not prefetched with it.
-            ratings = Rating.objects.filter(player_id=OuterRef("player_id"), kind=game.kind)
-            seats = (
-                Seat.objects.select_related("player__user")
-                .annotate(
-                    rating_mu=Subquery(ratings.values("mu")[:1]),
-                    rating_sigma=Subquery(ratings.values("sigma")[:1]),
-                )
-                .order_by("position")
-            )
-            prefetch_related_objects([game], Prefetch("seats", queryset=seats))
-    if game is not None:
-        _clock_hints_keep(game)
+        found = GAME_FOR_TABLE.run(game_id=game_id, key=leave_from)
+    if not found:
+        return None
+    game = found[0]
+    if page:
+        # The ratings are of the game's kind, known once the game is read: the seats are
+        # fetched after it (still one query).
+        _seats_keep(game, SEATS_RATED.run(game_id=game.pk, key=game.kind))
+    else:
+        _seats_keep(game, SEATS.run(game_id=game.pk))
+    _clock_hints_keep(game, leave_from)
     return game
+
+
+def game_locked_for_move(game_id: int) -> Game | None:
+    """The game, its row locked until the transaction ends (PostgreSQL; SQLite has no row
+    locks, and the move's save is guarded by its version instead), knowing whether the clock
+    panel and the turn clock have anything to read (``_clock_hints``): a move at a table with
+    nobody on leave then reads no leave."""
+    leave_from = _leave_from()
+    found = GAME_LOCKED.run(game_id=game_id, key=leave_from)
+    if not found:
+        return None
+    _clock_hints_keep(found[0], leave_from)
+    return found[0]
 
 
 def game_seats_attach(game: Game) -> list[Seat]:
     """Load the game's seats (with players, by position) into ``game.seats.all()``, as
     ``game_with_seats`` does, and return them: one query. Each seat also says whether its
     member turned Web Push on anywhere (``seat.push_devices``, for the move's "your turn")."""
-    seats = (
-        Seat.objects.select_related("player__user")
-        .annotate(
-            push_devices=Exists(PushSubscription.objects.filter(player_id=OuterRef("player_id")))
-        )
-        .order_by("position")
-    )
-    prefetch_related_objects([game], Prefetch("seats", queryset=seats))
-    return list(game.seats.all())
+    return _seats_keep(game, SEATS_WITH_PUSH.run(game_id=game.pk))
 
 
 def game_unchanged(game: Game) -> bool:
@@ -229,17 +303,29 @@ def game_unchanged(game: Game) -> bool:
     nothing (a bot, a standing order run on commit) has moved it on since it was read. The
     same query says whether the clock panel has anything to read (``_clock_hints``), so the
     answer drawn from this copy skips the panel's empty reads."""
-    hints = (
-        _clock_hints(Game.objects.filter(pk=game.pk, version=game.version, status=game.status))
-        .values("hint_leave", "hint_notices", "hint_extensions", "hint_orders")
-        .first()
-    )
-    if hints is None:
+    leave_from = _leave_from()
+    found = GAME_UNCHANGED.run(game_id=game.pk, version=game.version, key=(leave_from, game.status))
+    if not found:
         return False
-    for name, present in hints.items():
+    for name, present in found[0].items():
         setattr(game, name, present)
-    _clock_hints_keep(game)
+    _clock_hints_keep(game, leave_from)
     return True
+
+
+def _unread_count(*, player_id: int) -> QuerySet[Notification]:
+    unread = Notification.objects.filter(player_id=player_id, read_at__isnull=True)
+    return unread.values("player_id").annotate(unread=Count("pk"))
+
+
+UNREAD_COUNT = CompiledQuery(Notification, _unread_count, "player_id")
+
+
+def unread_notifications_count(player: Player) -> int:
+    """How many of the member's notifications are unread: the bell on every page (one query,
+    compiled once: games/compiled.py)."""
+    rows = UNREAD_COUNT.run(player_id=player.pk)
+    return rows[0]["unread"] if rows else 0
 
 
 def player_of(user: AbstractBaseUser) -> Player | None:
@@ -383,12 +469,26 @@ def game_events(game: Game) -> list[GameEvent]:
     return list(GameEvent.objects.filter(game=game).order_by("seq"))
 
 
+def _recent_events(*, game_id: int, key: int) -> QuerySet[GameEvent]:
+    return GameEvent.objects.filter(game_id=game_id).order_by("-seq")[:key]
+
+
+def _chat_lines(*, game_id: int, key: int) -> QuerySet[ChatMessage]:
+    lines = ChatMessage.objects.filter(game_id=game_id).select_related("player")
+    return lines.order_by("-created_at", "-pk")[:key]
+
+
+# Keyed by how many lines: a limit is part of the SQL's text, not a parameter.
+RECENT_EVENTS = CompiledQuery(GameEvent, _recent_events, "game_id", keyed=True)
+CHAT_LINES_QUERY = CompiledQuery(ChatMessage, _chat_lines, "game_id", keyed=True)
+
+
 def game_recent_events(game: Game, *, limit: int) -> list[GameEvent]:
     """The last ``limit`` events, oldest first (one query whatever the game's length, once per
     copy of the game)."""
 
     def read() -> list[GameEvent]:
-        recent = list(GameEvent.objects.filter(game=game).order_by("-seq")[:limit])
+        recent = RECENT_EVENTS.run(game_id=game.pk, key=limit)
         recent.reverse()
         return recent
 
@@ -399,11 +499,7 @@ def game_chat(game: Game, *, limit: int = CHAT_LINES) -> list[ChatMessage]:
     """The chat's last ``limit`` lines, oldest first (once per copy of the game)."""
 
     def read() -> list[ChatMessage]:
-        lines = list(
-            ChatMessage.objects.filter(game=game)
-            .select_related("player")
-            .order_by("-created_at", "-pk")[:limit]
-        )
+        lines = CHAT_LINES_QUERY.run(game_id=game.pk, key=limit)
         lines.reverse()
         return lines
 

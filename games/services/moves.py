@@ -33,7 +33,7 @@ from django.utils.translation import gettext as _
 from games.engines import IllegalAction, get_engine
 from games.models import Game, GameEvent
 from games.parsing import strict_int
-from games.selectors import game_seats_attach, game_state_remember
+from games.selectors import game_locked_for_move, game_seats_attach, game_state_remember
 from games.wording import error_text
 
 from .followups import auto_move_due, auto_move_settled
@@ -128,10 +128,9 @@ def _move_play(
     user: AbstractBaseUser | None,
     by_clock: bool,
 ) -> MoveResult:
-    try:
-        game = Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise _MoveRefused(_("There is no such table.")) from None
+    game = game_locked_for_move(game_id)
+    if game is None:
+        raise _MoveRefused(_("There is no such table."))
     expected_version = strict_int(expected_version, minimum=0)
     if expected_version is None:
         raise _MoveRefused(_("The move did not say which version of the game it was made on."))

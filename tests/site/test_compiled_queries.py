@@ -1,0 +1,120 @@
+"""The table's reads compiled once (games/compiled.py): a run answers exactly what the queryset
+answers, for whichever game and member it is asked about, on whichever thread asks."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from playkit import napad_game
+
+from games.compiled import CompiledQuery
+from games.models import Game, Notification, Seat, TableVisit
+from games.selectors import game_recent_events, game_with_seats, unread_notifications_count
+
+pytestmark = pytest.mark.django_db
+
+
+def _seats(game: Game) -> list[tuple[int, str, str]]:
+    return [(s.position, s.player.display_name, s.player.user.username) for s in game.seats.all()]
+
+
+def test_each_game_gets_its_own_seats_and_its_own_ruleset_with_no_further_query(
+    alice, bob, charlie
+):
+    first = napad_game(alice, bob)
+    second = napad_game(charlie, alice, bob)
+    # Compiled on the first read; the second must not be answered with the first's values.
+    for game in (first, second, first):
+        with CaptureQueriesContext(connection) as queries:
+            read = game_with_seats(game.pk)
+            seats = _seats(read)
+            ruleset_name = read.ruleset.name
+            seat_games = {seat.game.pk for seat in read.seats.all()}
+        assert len(queries) == 2  # the game with its ruleset, then its seats with players
+        assert read.pk == game.pk
+        assert read.state == Game.objects.get(pk=game.pk).state
+        assert seats == [
+            (s.position, s.player.display_name, s.player.user.username)
+            for s in Seat.objects.filter(game=game).order_by("position")
+        ]
+        assert ruleset_name == game.ruleset.name
+        assert seat_games == {game.pk}
+
+
+def test_the_visit_read_with_the_page_is_the_visitors_own(alice, bob):
+    game = napad_game(alice, bob)
+    TableVisit.objects.create(
+        game=game, player=alice.player, seen_version=3, since_version=2, seen_at=timezone.now()
+    )
+    for_alice = game_with_seats(game.pk, visit_of=alice.player, page=True)
+    for_bob = game_with_seats(game.pk, visit_of=bob.player, page=True)
+    assert (for_alice.visit_seen, for_alice.visit_since) == (3, 2)
+    assert (for_bob.visit_seen, for_bob.visit_since) == (None, None)
+
+
+def test_a_missing_game_is_none_and_the_log_limit_is_honoured(alice, bob):
+    game = napad_game(alice, bob)
+    assert game_with_seats(game.pk + 1000) is None
+    game.events.create(seq=1, seat=0, action={"type": "x"})
+    game.events.create(seq=2, seat=1, action={"type": "y"})
+    game.events.create(seq=3, seat=0, action={"type": "z"})
+    fresh = Game.objects.get(pk=game.pk)
+    assert [e.seq for e in game_recent_events(fresh, limit=2)] == [2, 3]
+    assert [e.seq for e in game_recent_events(fresh, limit=3)] == [1, 2, 3]
+
+
+def test_a_query_is_built_and_compiled_once_whatever_the_values(alice, bob, charlie):
+    games = [napad_game(alice, bob), napad_game(bob, charlie)]
+    built = []
+
+    def build(*, game_id):
+        built.append(game_id)
+        return Seat.objects.filter(game_id=game_id).order_by("position")
+
+    seats = CompiledQuery(Seat, build, "game_id")
+    for game in games * 2:
+        assert [s.pk for s in seats.run(game_id=game.pk)] == [
+            s.pk for s in Seat.objects.filter(game=game).order_by("position")
+        ]
+    assert len(built) == 1
+
+
+def test_a_value_the_queryset_does_not_pass_as_a_parameter_is_refused():
+    # A limit is part of the SQL's text: it cannot be a slot (it must be the key).
+    limited = CompiledQuery(Seat, lambda *, count: Seat.objects.all()[:count], "count")
+    with pytest.raises(ValueError, match="no parameter for"):
+        limited.run(count=3)
+    with pytest.raises(TypeError):
+        CompiledQuery(Seat, lambda *, game_id: Seat.objects.all(), "game_id").run(other=1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_on_another_thread_uses_that_threads_connection(alice, bob):
+    game = napad_game(alice, bob)
+    game_with_seats(game.pk)  # compiled on this thread
+    answers = []
+
+    def read():
+        try:
+            answers.append(_seats(game_with_seats(game.pk)))
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=read)
+    worker.start()
+    worker.join(timeout=60)
+    assert answers == [_seats(game_with_seats(game.pk))]
+
+
+def test_each_member_bell_counts_only_their_own_unread_notifications(alice, bob, charlie):
+    for n, read_at in enumerate([None, None, timezone.now()]):
+        Notification.objects.create(
+            player=alice.player, kind="t", text="t", key=f"a{n}", read_at=read_at
+        )
+    Notification.objects.create(player=bob.player, kind="t", text="t", key="b")
+    counts = [unread_notifications_count(u.player) for u in (alice, bob, charlie, alice)]
+    assert counts == [2, 1, 0, 2]
