@@ -15,7 +15,5 @@ def site(request: HttpRequest) -> dict:
     return {
         "me": player,
         # Lazy: evaluated only if the template shows the bell.
-        "unread_notifications": (
-            (lambda: unread_notifications_count(player)) if player else 0
-        ),
+        "unread_notifications": ((lambda: unread_notifications_count(player)) if player else 0),
     }

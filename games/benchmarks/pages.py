@@ -2,11 +2,16 @@
 GET, and the page late in a game against the page at move 10 (its time must not grow with the
 game's length).
 
-For each game (To jest napad! and Colt Express), two tables of the same four members: one
-stopped at move 10, one played to its last move before the end. The requests alternate —
-early page, late page, fragment, floor — in the same loop, so a busy moment of the machine
-weighs on all alike; each figure is a ratio of medians per repeat, reported as min / median /
-max over the repeats. The pages' sizes are reported too: a late board shows fewer cards.
+For each game (To jest napad! and Colt Express), three tables of the same four members: one
+stopped at move 10, one at move 30, one played to its last move before the end. The requests
+alternate — early page, late page, the page at move 30, fragment, floor — in the same loop, so
+a busy moment of the machine weighs on all alike; each figure is a ratio of medians per
+repeat, reported as min / median / max over the repeats. The pages' sizes are reported too.
+
+Why move 30 as well: the log shows the last ``LOG_LINES`` (20) actions, so at move 10 it holds
+half of what it holds at any later move — the page at move 10 draws less, whatever it costs
+to draw. From move 30 on a table's log is full and its board as busy as it gets, so the late
+page against the one at move 30 is the game's length alone.
 """
 
 from __future__ import annotations
@@ -20,12 +25,14 @@ from django.urls import reverse
 
 from games.engines import get_engine
 from games.models import Game
+from games.rendering import LOG_LINES
 
 from .club import NAPAD_RULESET, game_started, logged_in_client, members_create, next_move
 from .stats import spread
 
 PLAYERS = 4
 EARLY_MOVE = 10
+FULL_LOG_MOVE = LOG_LINES + 10
 RULESETS = {"napad": NAPAD_RULESET, "colt": "colt-express"}
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -77,6 +84,7 @@ def pages_measure(*, requests: int, repeats: int) -> dict:
     return {
         "players": PLAYERS,
         "early_move": EARLY_MOVE,
+        "full_log_move": FULL_LOG_MOVE,
         "requests_per_repeat": requests,
         **{
             name: _one_game(users, clients, rng, slug, requests=requests, repeats=repeats)
@@ -88,20 +96,30 @@ def pages_measure(*, requests: int, repeats: int) -> dict:
 
 def _one_game(users, clients, rng, slug: str, *, requests: int, repeats: int) -> dict:
     early, early_viewer = _played_to(users, clients, rng, slug, move=EARLY_MOVE)
+    full, full_viewer = _played_to(users, clients, rng, slug, move=FULL_LOG_MOVE)
     late, late_viewer = _played_to(users, clients, rng, slug, move=None)
     floor_url = reverse("bench_baseline")
     early_url = reverse("game_detail", args=[early.pk])
+    full_url = reverse("game_detail", args=[full.pk])
     late_url = reverse("game_detail", args=[late.pk])
     sizes = {
         "early_page_bytes": len(clients[early_viewer].get(early_url).content),
+        "full_log_page_bytes": len(clients[full_viewer].get(full_url).content),
         "late_page_bytes": len(clients[late_viewer].get(late_url).content),
     }
-    page, fragment, lateness = [], [], []
+    page, fragment, lateness, length = [], [], [], []
     page_ms, fragment_ms, floor_ms = [], [], []
     for _repeat in range(repeats + 1):
-        times: dict[str, list[float]] = {"early": [], "late": [], "fragment": [], "floor": []}
+        times: dict[str, list[float]] = {
+            "early": [],
+            "full": [],
+            "late": [],
+            "fragment": [],
+            "floor": [],
+        }
         for _ in range(requests):
             times["early"].append(_timed(clients[early_viewer], early_url))
+            times["full"].append(_timed(clients[full_viewer], full_url))
             times["late"].append(_timed(clients[late_viewer], late_url))
             times["fragment"].append(_timed(clients[early_viewer], early_url, **HTMX))
             times["floor"].append(_timed(clients[early_viewer], floor_url))
@@ -111,6 +129,7 @@ def _one_game(users, clients, rng, slug: str, *, requests: int, repeats: int) ->
         page.append(median["floor"] / median["early"])
         fragment.append(median["floor"] / median["fragment"])
         lateness.append(median["late"] / median["early"])
+        length.append(median["late"] / median["full"])
         page_ms.append(median["early"] * 1000)
         fragment_ms.append(median["fragment"] * 1000)
         floor_ms.append(median["floor"] * 1000)
@@ -119,6 +138,7 @@ def _one_game(users, clients, rng, slug: str, *, requests: int, repeats: int) ->
         "page_to_floor": spread(page),
         "fragment_to_floor": spread(fragment),
         "late_page_over_early_page": spread(lateness),
+        "late_page_over_full_log_page": spread(length),
         "page_ms": spread(page_ms, 2),
         "fragment_ms": spread(fragment_ms, 2),
         "floor_ms": spread(floor_ms, 2),

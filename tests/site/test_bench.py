@@ -75,9 +75,14 @@ def test_it_prints_every_section_with_numbers(tmp_path):
 
     pages = report["pages"]
     for game in ("napad", "colt"):
-        for figure in ("page_to_floor", "fragment_to_floor", "late_page_over_early_page"):
+        for figure in (
+            "page_to_floor",
+            "fragment_to_floor",
+            "late_page_over_early_page",
+            "late_page_over_full_log_page",
+        ):
             _assert_spread(pages[game][figure], runs=2)
-        assert pages[game]["late_move"] > pages["early_move"] == 10
+        assert pages[game]["late_move"] > pages["full_log_move"] > pages["early_move"] == 10
 
     sent = report["broadcast"]
     _assert_spread(sent["broadcast_ms"], runs=2)

@@ -334,6 +334,12 @@ def _table(report: dict) -> str:
                     spread_text(figure["late_page_over_early_page"]),
                     "<= 1.05",
                 ),
+                (
+                    f"{name}: page at move {figure['late_move']} / at move "
+                    f"{pages['full_log_move']} (log full)",
+                    spread_text(figure["late_page_over_full_log_page"]),
+                    "<= 1.05",
+                ),
             ]
     comeback = report.get("comeback")
     if comeback:
