@@ -59,10 +59,16 @@ class CompiledQuery(Generic[M]):
 
     ``slots``: the names of ``build``'s keyword arguments that vary between runs. ``keyed``:
     ``build`` also depends on ``key`` (a date that changes daily, say), given to each run; one
-    compilation is kept per key and database alias."""
+    compilation is kept per key and database alias. ``for_write``: the query locks rows
+    (``select_for_update``), so it runs on the database the router writes to."""
 
     def __init__(
-        self, model: type[M], build: Callable[..., QuerySet[M]], *slots: str, keyed: bool = False
+        self,
+        model: type[M],
+        build: Callable[..., QuerySet[M]],
+        *slots: str,
+        keyed: bool = False,
+        for_write: bool = False,
     ):
         if len(slots) > len(_PLACEHOLDERS):
             raise ValueError(f"at most {len(_PLACEHOLDERS)} slots")
@@ -70,13 +76,14 @@ class CompiledQuery(Generic[M]):
         self._build = build
         self._slots = slots
         self._keyed = keyed
+        self._route = router.db_for_write if for_write else router.db_for_read
         self._compiled: dict[tuple[str, str, Any], _Compiled] = {}
         self._lock = threading.Lock()
 
     def run(self, *, key: Any = None, **values: Any) -> list[M]:
         if set(values) != set(self._slots):
             raise TypeError(f"run() takes exactly {self._slots}, got {tuple(values)}")
-        alias = router.db_for_read(self._model)
+        alias = self._route(self._model)
         compiled = self._compiled_for((alias, connections[alias].vendor, key), alias)
         params = list(compiled.params)
         for name, positions in compiled.positions.items():

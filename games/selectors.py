@@ -221,7 +221,7 @@ def _game_locked(*, game_id: int, key: date) -> QuerySet[Game]:
     return _clock_hints(Game.objects.select_for_update().filter(pk=game_id), key)
 
 
-GAME_LOCKED = CompiledQuery(Game, _game_locked, "game_id", keyed=True)
+GAME_LOCKED = CompiledQuery(Game, _game_locked, "game_id", keyed=True, for_write=True)
 GAME_FOR_TABLE = CompiledQuery(Game, _game_for_table, "game_id", keyed=True)
 GAME_FOR_PAGE = CompiledQuery(Game, _game_for_page, "game_id", keyed=True)
 GAME_FOR_VISITOR = CompiledQuery(Game, _game_for_visitor, "game_id", "player_id", keyed=True)
