@@ -67,3 +67,45 @@ def test_the_colt_card_filter_names_every_card(language):
             "Bullet"
         )
         assert _render("{{ card|colt_card_name }}", card="<i>") == "&lt;i&gt;"
+
+
+# The template partial the napad_played_cards tag replaced, as it was, in its loop.
+PLAYED_CARD_PARTIAL = (
+    "{% load l10n %}{% localize off %}{% for card in cards %}"
+    '<div class="gang-card gang-card--played gang-card--up-{{ card.colour }}" '
+    'data-flip="card-{{ seat.seat }}-{{ card.id }}" role="img" '
+    'aria-label="{{ card.label }}">{% for half in card.halves %}<div class="gang-card__half '
+    'gang-card__half--{{ half.colour }}{% if half.colour != card.colour %} is-down{% endif %}">'
+    '<span class="gang-card__value">{{ half.value }}</span>{% if half.bullets %}'
+    '<span class="gang-card__bullets" aria-hidden="true">• {{ half.bullets }}</span>{% endif %}'
+    "</div>{% endfor %}</div>{% endfor %}{% endlocalize %}"
+)
+PLAYED_CARDS = [
+    {
+        "id": 12,
+        "colour": "yellow",
+        "label": "gold 6 up",
+        "halves": [
+            {"colour": "yellow", "value": 6, "bullets": 2},
+            {"colour": "red", "value": 1200, "bullets": 0},
+        ],
+    },
+    # An organiser's deck may name anything: it is escaped, never markup.
+    {
+        "id": 7,
+        "colour": 'bl"ue',
+        "label": "<b>złoto</b> & 5",
+        "halves": [{"colour": 'bl"ue', "value": "<5>", "bullets": None}],
+    },
+    {"id": 3, "colour": "red", "halves": []},
+]
+
+
+@pytest.mark.parametrize(
+    "cards", [PLAYED_CARDS[:1], PLAYED_CARDS[1:2], PLAYED_CARDS[2:], PLAYED_CARDS, []]
+)
+def test_played_cards_are_drawn_as_the_partial_drew_them(cards):
+    partial = _render(PLAYED_CARD_PARTIAL, cards=cards, seat={"seat": 2})
+    tag = _render("{% napad_played_cards cards seat %}", cards=cards, seat=2)
+    assert tag == partial
+    assert "<b>" not in tag
