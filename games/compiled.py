@@ -6,14 +6,13 @@ log's last lines, the chat — differing only in a game id or a player id. Djang
 compiles a queryset's SQL anew on each run, and for these (four EXISTS subqueries, the
 league joins) that compiling cost more than the database's answer: about 3 ms of a 7 ms read
 on this machine. A ``CompiledQuery`` builds its queryset once with a placeholder for each
-value that varies (``SLOTS``), keeps the compiled SQL and the compiler that knows how to turn
+value that varies (its slots), keeps the compiled SQL and the compiler that knows how to turn
 its rows into models, and on each run puts the real values where the placeholders were.
 
 What a run returns is exactly what the queryset would have returned: the same SQL, the same
-model instances (``select_related`` objects, annotations, deferred fields), and what the
-queryset's ``prefetch_related`` lookups fetch. The database server then also gets the same
-statement text every time, which is what its prepared statements key on
-(napad_site/database.py).
+model instances (``select_related`` objects, annotations, deferred fields). The database
+server then also gets the same statement text every time, which is what its prepared
+statements key on (napad_site/database.py).
 
 Only values that Django passes to the database as parameters can be slots (a filter's value,
 an annotation's filter, a date): a value compiled into the SQL text (``LIMIT``, a column

@@ -81,10 +81,12 @@ def game_state_remember(game: Game, state: Any) -> None:
     game.__dict__["_state_parsed"] = (game.state, state)
 
 
+def _seats_with_players() -> QuerySet[Seat]:
+    return Seat.objects.select_related("player__user").order_by("position")
+
+
 def _seats_prefetch() -> Prefetch:
-    return Prefetch(
-        "seats", queryset=Seat.objects.select_related("player__user").order_by("position")
-    )
+    return Prefetch("seats", queryset=_seats_with_players())
 
 
 def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
@@ -192,7 +194,7 @@ def _game_for_visitor(*, game_id: int, player_id: int, key: date) -> QuerySet[Ga
 
 
 def _seats_of(*, game_id: int) -> QuerySet[Seat]:
-    return Seat.objects.filter(game_id=game_id).select_related("player__user").order_by("position")
+    return _seats_with_players().filter(game_id=game_id)
 
 
 def _seats_rated(*, game_id: int, key: str) -> QuerySet[Seat]:

@@ -10,8 +10,8 @@ repeat, reported as min / median / max over the repeats. The pages' sizes are re
 
 Why move 30 as well: the log shows the last ``LOG_LINES`` (20) actions, so at move 10 it holds
 half of what it holds at any later move — the page at move 10 draws less, whatever it costs
-to draw. From move 30 on a table's log is full and its board as busy as it gets, so the late
-page against the one at move 30 is the game's length alone.
+to draw. From move 30 on a table's log is full, so what the late page draws more or less than
+the one at move 30 is the board: the cards lying on the table at that moment of the deal.
 """
 
 from __future__ import annotations

@@ -198,8 +198,8 @@ def napad_played_cards(cards: Any, seat: int) -> SafeString:
     sent with.
 
     Drawn here rather than by a template partial per card: a late board holds 20–30 of them,
-    and the partial's two dozen variable lookups and tags per card made a page near a round's
-    end about 1.5 ms slower than one near its start. The markup (every value escaped, numbers
+    and the partial's two dozen variable lookups and tags cost about 85 µs a card (22 cards
+    1.9 ms, against 0.6 ms for 25 drawn here one by one). The markup (every value escaped, numbers
     as they are, as ``{% localize off %}`` prints them) is what the partial drew."""
     html = "".join(_napad_played_card(card, seat) for card in cards or ())
     return mark_safe(html)  # noqa: S308 (every value in it is escaped)
