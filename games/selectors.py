@@ -472,7 +472,10 @@ def game_events(game: Game) -> list[GameEvent]:
 
 
 def _recent_events(*, game_id: int, key: int) -> QuerySet[GameEvent]:
-    return GameEvent.objects.filter(game_id=game_id).order_by("-seq")[:key]
+    # Without the action as submitted: the log and the "since" panel read what it caused,
+    # and the action itself may hold a secret (a face-down card) that only the replay reads.
+    events = GameEvent.objects.filter(game_id=game_id).defer("action")
+    return events.order_by("-seq")[:key]
 
 
 def _chat_lines(*, game_id: int, key: int) -> QuerySet[ChatMessage]:

@@ -67,6 +67,18 @@ def test_a_missing_game_is_none_and_the_log_limit_is_honoured(alice, bob):
     assert [e.seq for e in game_recent_events(fresh, limit=3)] == [1, 2, 3]
 
 
+def test_the_logs_last_lines_are_read_without_the_submitted_actions(alice, bob):
+    # A submitted action may name a face-down card: the table's log never even loads it.
+    game = napad_game(alice, bob)
+    game.events.create(
+        seq=1, seat=0, action={"type": "play", "card": 3}, public_events=[{"type": "a"}]
+    )
+    fresh = Game.objects.get(pk=game.pk)
+    (event,) = game_recent_events(fresh, limit=20)
+    assert event.public_events == [{"type": "a"}]
+    assert "action" in event.get_deferred_fields()
+
+
 def test_a_query_is_built_and_compiled_once_whatever_the_values(alice, bob, charlie):
     games = [napad_game(alice, bob), napad_game(bob, charlie)]
     built = []

@@ -31,7 +31,11 @@ ENTRIES = [
             {"icon": "draw", "text": "You draw 3 cards: <b>złoto</b> & 5.", "private": True},
         ],
     },
-    {"seq": 8, "by_clock": False, "lines": [{"icon": "pass", "text": "Bob's pass.", "private": False}]},
+    {
+        "seq": 8,
+        "by_clock": False,
+        "lines": [{"icon": "pass", "text": "Bob's pass.", "private": False}],
+    },
     # A line an organiser's words reached: escaped, never markup.
     {"seq": 1234, "by_clock": True, "lines": [{"icon": 'x"y', "text": "<i>", "private": False}]},
     {"seq": 9, "by_clock": False, "lines": []},
@@ -44,7 +48,9 @@ def _render(source: str, **context) -> str:
 
 @pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
 @pytest.mark.parametrize(
-    "entries", [ENTRIES, ENTRIES[:1], ENTRIES[1:2], ENTRIES[2:3], []], ids=["all", "1", "2", "3", "0"]
+    "entries",
+    [ENTRIES, ENTRIES[:1], ENTRIES[1:2], ENTRIES[2:3], []],
+    ids=["all", "1", "2", "3", "0"],
 )
 def test_log_lines_are_drawn_as_the_loop_drew_them(language, entries):
     with translation.override(language):
