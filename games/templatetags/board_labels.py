@@ -30,6 +30,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from games.engines.colt.data import CARD_LABELS, TURN_LABELS
 from games.engines.colt.wording import ROUND_CARD_NAMES
 from games.engines.napad.wording import CARGO_NAMES, GANG_NAMES
+from games.templatetags.escaping import escaped
 from games.wording import bot_label, phase_label
 
 register = template.Library()
@@ -167,12 +168,12 @@ def _napad_played_card(card: dict[str, Any], seat: int) -> str:
     halves = "".join(
         '<div class="gang-card__half gang-card__half--{colour}{down}">'
         '<span class="gang-card__value">{value}</span>{bullets}</div>'.format(
-            colour=conditional_escape(half.get("colour")),
+            colour=escaped(half.get("colour")),
             down=" is-down" if half.get("colour") != up else "",
-            value=conditional_escape(half.get("value")),
+            value=escaped(half.get("value")),
             bullets=(
                 '<span class="gang-card__bullets" aria-hidden="true">• {}</span>'.format(
-                    conditional_escape(half["bullets"])
+                    escaped(half["bullets"])
                 )
                 if half.get("bullets")
                 else ""
@@ -183,10 +184,10 @@ def _napad_played_card(card: dict[str, Any], seat: int) -> str:
     return (
         '<div class="gang-card gang-card--played gang-card--up-{up}" data-flip="card-{seat}-{id}"'
         ' role="img" aria-label="{label}">{halves}</div>'.format(
-            up=conditional_escape(up),
-            seat=conditional_escape(seat),
-            id=conditional_escape(card.get("id")),
-            label=conditional_escape(card.get("label", "")),
+            up=escaped(up),
+            seat=escaped(seat),
+            id=escaped(card.get("id")),
+            label=escaped(card.get("label", "")),
             halves=halves,
         )
     )
@@ -203,3 +204,127 @@ def napad_played_cards(cards: Any, seat: int) -> SafeString:
     as they are, as ``{% localize off %}`` prints them) is what the partial drew."""
     html = "".join(_napad_played_card(card, seat) for card in cards or ())
     return mark_safe(html)  # noqa: S308 (every value in it is escaped)
+
+
+# Colt Express's train, one car at a time, as templates/games/colt/board.html drew it with a
+# loop over the cars and a partial per bandit and per spot's loot (the loop's whitespace
+# included, so the markup is the same byte for byte).
+_COLT_CAR = (
+    '\n      <li class="car{locomotive}{caboose_class}" data-mark="car-{index}">'
+    '\n        <div class="car__name"><span class="car__label">{label}</span>{caboose}</div>'
+    '\n        <div class="car__spot car__spot--roof" data-mark="{roof_mark}" aria-label="{roof}">'
+    "\n          {roof_bandits}"
+    "\n          {roof_loot}"
+    "\n        </div>"
+    '\n        <div class="car__spot car__spot--inside" data-mark="{inside_mark}"'
+    ' aria-label="{inside}">'
+    "\n          {marshal}"
+    "\n          {inside_bandits}"
+    "\n          {inside_loot}"
+    "\n        </div>"
+    '\n        <svg class="car__wheels" viewBox="0 0 100 14" preserveAspectRatio="none"'
+    ' aria-hidden="true" focusable="false"><circle cx="20" cy="7" r="6" fill="#222"/>'
+    '<circle cx="80" cy="7" r="6" fill="#222"/></svg>'
+    "\n      </li>"
+    "\n    "
+)
+_LOOT_PIECES = (
+    ("strongbox", "▣", gettext_noop("strongbox ($1000)")),
+    ("jewel", "◆", gettext_noop("jewel ($500)")),
+    ("purse", "$", gettext_noop("purse")),
+)
+
+
+def _field(item: Any, name: str) -> Any:
+    """``item.name`` as a template looks it up in the board's data (dicts), or ``""``."""
+    return item.get(name, "") if isinstance(item, dict) else ""
+
+
+def _text(value: Any) -> str:
+    """A value as ``{% localize off %}`` prints it, escaped."""
+    return escaped(value)
+
+
+def _said(message: str) -> str:
+    """``{% translate message %}``: translated, then escaped as the tag escapes it."""
+    return escaped(gettext(message))
+
+
+def colt_bandit_html(bandit: dict[str, Any]) -> str:
+    """One bandit where it stands (the board's ``bandit`` partial)."""
+    character = _field(bandit, "character")
+    initial = character[:2] if isinstance(character, str) else character  # |slice:":2"
+    seat = _text(_field(bandit, "seat"))
+    return (
+        f'<span class="bandit bandit--{_text(_field(bandit, "css"))}" data-flip="bandit-{seat}"'
+        f' data-mark="bandit-{seat}" title="{_text(character)} — {_text(_field(bandit, "name"))}">'
+        f'<span class="bandit__initial" aria-hidden="true">{_text(initial)}</span>'
+        f'<span class="bandit__name">{_text(character)}</span></span>'
+    )
+
+
+def colt_loot_html(loot: Any, words: dict[str, str]) -> str:
+    """The loot lying in one spot (the board's ``loot`` partial)."""
+    return "".join(
+        f'<span class="loot loot--{name}" title="{words[title]}">{sign} {_text(count)}</span>'
+        for name, sign, title in _LOOT_PIECES
+        if (count := _field(loot, name))
+    )
+
+
+def _colt_car(car: dict[str, Any], words: dict[str, str]) -> str:
+    roof, inside = _field(car, "roof"), _field(car, "inside")
+    if _field(car, "is_locomotive"):
+        label = words["Locomotive"]
+    else:
+        label = words["Car %(name)s"] % {"name": _text(_field(car, "name"))}
+    caboose = _field(car, "is_caboose")
+    marshal = ""
+    if _field(car, "marshal"):
+        marshal = (
+            f'<span class="marshal" data-flip="marshal" data-mark="marshal"'
+            f' title="{words["The marshal"]}">★<span class="marshal__name">'
+            f" {words['Marshal']}</span></span>"
+        )
+    return _COLT_CAR.format(
+        locomotive=" car--locomotive" if _field(car, "is_locomotive") else "",
+        caboose_class=" car--caboose" if caboose else "",
+        index=_text(_field(car, "index")),
+        label=label,
+        caboose=f' <span class="car__caboose">{words["caboose"]}</span>' if caboose else "",
+        roof_mark=_text(_field(roof, "mark")),
+        roof=words["roof"],
+        roof_bandits="".join(colt_bandit_html(b) for b in _field(roof, "bandits") or ()),
+        roof_loot=colt_loot_html(_field(roof, "loot"), words),
+        inside_mark=_text(_field(inside, "mark")),
+        inside=words["inside"],
+        marshal=marshal,
+        inside_bandits="".join(colt_bandit_html(b) for b in _field(inside, "bandits") or ()),
+        inside_loot=colt_loot_html(_field(inside, "loot"), words),
+    )
+
+
+# What the cars say, as {% translate %} said it (escaped) — "Car %(name)s" as blocktranslate
+# uses it (not escaped; the name is) —, looked up once per train rather than once per car.
+_CAR_WORDS = ("Locomotive", "caboose", "roof", "inside", "The marshal", "Marshal")
+
+
+def _car_words() -> dict[str, str]:
+    words = {message: _said(message) for message in _CAR_WORDS}
+    words.update({title: _said(title) for _name, _sign, title in _LOOT_PIECES})
+    words["Car %(name)s"] = gettext("Car %(name)s")
+    return words
+
+
+@register.simple_tag
+def colt_train_cars(cars: Any) -> SafeString:
+    """Colt Express's cars, locomotive first, each with its roof and inside: the bandits
+    standing there, the loot lying there and the marshal.
+
+    Drawn here rather than by a loop of partials: the train is drawn on every page, answer
+    and push, and the loop with a partial per bandit and per spot's loot cost 0.55–0.69 ms
+    for a four-player train (five cars) against 0.09 ms here. The markup (every value
+    escaped, numbers as they are, as ``{% localize off %}`` prints them) is what the loop
+    drew; tests/site/test_colt_train_cars.py compares the two on played games."""
+    words = _car_words()
+    return mark_safe("".join(_colt_car(car, words) for car in cars or ()))  # noqa: S308

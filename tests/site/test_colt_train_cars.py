@@ -1,0 +1,113 @@
+"""Colt Express's cars (``{% colt_train_cars %}``, games/templatetags/board_labels.py) are drawn
+exactly as the template loop they replaced drew them — bandits, loot, the marshal, the
+locomotive and the caboose, every value escaped — on real boards of played games, with and
+without the Time Machine, in every language the club speaks."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.template import Context, Template
+from django.utils import translation
+
+from games.boards import colt_decorate
+from games.engines import get_engine
+
+BOARD = Path(settings.BASE_DIR) / "templates" / "games" / "colt" / "board.html"
+_SOURCE = BOARD.read_text()
+# The board's own partials for one bandit and one spot's loot, which the loop rendered.
+PARTIALS = "".join(
+    _SOURCE[_SOURCE.index(f"{{% partialdef {name} %}}") :].split("{% endpartialdef %}")[0]
+    + "{% endpartialdef %}"
+    for name in ("bandit", "loot")
+)
+# The loop the tag replaced, as it was.
+CARS_LOOP = """    {% for car in view.train %}
+      <li class="car{% if car.is_locomotive %} car--locomotive{% endif %}{% if car.is_caboose %} car--caboose{% endif %}" data-mark="car-{{ car.index }}">
+        <div class="car__name">{% if car.is_locomotive %}<span class="car__label">{% translate "Locomotive" %}</span>{% else %}<span class="car__label">{% blocktranslate with name=car.name %}Car {{ name }}{% endblocktranslate %}</span>{% endif %}{% if car.is_caboose %} <span class="car__caboose">{% translate "caboose" %}</span>{% endif %}</div>
+        <div class="car__spot car__spot--roof" data-mark="{{ car.roof.mark }}" aria-label="{% translate 'roof' %}">
+          {% for bandit in car.roof.bandits %}{% partial bandit %}{% endfor %}
+          {% with loot=car.roof.loot %}{% partial loot %}{% endwith %}
+        </div>
+        <div class="car__spot car__spot--inside" data-mark="{{ car.inside.mark }}" aria-label="{% translate 'inside' %}">
+          {% if car.marshal %}<span class="marshal" data-flip="marshal" data-mark="marshal" title="{% translate 'The marshal' %}">★<span class="marshal__name"> {% translate "Marshal" %}</span></span>{% endif %}
+          {% for bandit in car.inside.bandits %}{% partial bandit %}{% endfor %}
+          {% with loot=car.inside.loot %}{% partial loot %}{% endwith %}
+        </div>
+        <svg class="car__wheels" viewBox="0 0 100 14" preserveAspectRatio="none" aria-hidden="true" focusable="false"><circle cx="20" cy="7" r="6" fill="#222"/><circle cx="80" cy="7" r="6" fill="#222"/></svg>
+      </li>
+    {% endfor %}
+"""  # noqa: E501 (the template's lines as they were)
+LOOP = "{% load i18n l10n partials %}" + PARTIALS
+LOOP += "{% localize off %}" + CARS_LOOP + "{% endlocalize %}"
+TAG = (
+    "{% load board_labels l10n %}{% localize off %}"
+    "    {% colt_train_cars view.train %}\n{% endlocalize %}"
+)
+
+# Cars an organiser's names or an odd state could put on the board: escaped, never markup.
+ODD_CARS = [
+    {
+        "index": 0,
+        "is_locomotive": True,
+        "name": "<b>L</b>",
+        "marshal": True,
+        "roof": {"mark": 'r"0', "bandits": [], "loot": {"strongbox": 1, "purse": 0}},
+        "inside": {
+            "mark": "i0",
+            "bandits": [{"css": "x", "seat": 1, "character": "<i>Belle</i>", "name": "A&B"}],
+            "loot": {"jewel": 2, "purse": 3},
+        },
+    },
+    {"index": None, "is_caboose": True, "name": "<5>", "roof": {}, "inside": None},
+    {"name": 3},
+]
+
+
+def _boards(time_machine: bool, games: int = 3, players: int = 4):
+    """Every seat's decorated board view at each step of a few games played at random."""
+    engine = get_engine("colt")
+    config = engine.default_config()
+    if time_machine:
+        config["time_machine"] = True
+    for number in range(games):
+        rng = random.Random(f"cars-{time_machine}-{number}")
+        state = engine.setup(config, players, seed=f"cars-{number}")
+        for _step in range(60):
+            if engine.is_over(state):
+                break
+            for seat in [None, *range(players)]:
+                view = engine.view(state, seat)
+                legal = engine.legal_actions(state, seat) if seat is not None else []
+                colt_decorate(view, {str(i): action for i, action in enumerate(legal)})
+                yield view
+            mover = engine.to_move(state)[0]
+            action = rng.choice(engine.legal_actions(state, mover))
+            state, _events = engine.apply(state, mover, action)
+
+
+def _render(source: str, view) -> str:
+    return Template(source).render(Context({"view": view}))
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+@pytest.mark.parametrize("time_machine", [False, True], ids=["plain", "time-machine"])
+def test_the_cars_are_drawn_as_the_loop_drew_them(language, time_machine):
+    loop, tag = Template(LOOP), Template(TAG)
+    boards = 0
+    with translation.override(language):
+        for view in _boards(time_machine):
+            assert tag.render(Context({"view": view})) == loop.render(Context({"view": view}))
+            boards += 1
+    assert boards > 100
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_odd_cars_are_escaped_as_the_loop_escaped_them(language):
+    with translation.override(language):
+        drawn = _render(TAG, {"train": ODD_CARS})
+        assert drawn == _render(LOOP, {"train": ODD_CARS})
+    assert "<b>" not in drawn and "<i>" not in drawn and "<5>" not in drawn
