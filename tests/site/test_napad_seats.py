@@ -1,0 +1,101 @@
+"""To jest napad!'s seats (``{% napad_seats %}``, games/templatetags/board_labels.py) are drawn
+exactly as the template loop they replaced drew them — names, gangs, badges, a bot's "since",
+the counts, captured wagons and played cards by colour, every value escaped — on real boards
+of played games (each seat's view and a spectator's), in every language the club speaks."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+from django.conf import settings
+from django.template import Context, Template
+from django.utils import translation
+
+from games.boards import DECORATORS, action_key
+from games.engines import get_engine
+
+# The loop the tag replaced, as it was.
+SEATS_LOOP = """{% load i18n l10n board_labels when_tags %}{% localize off %}    {% for seat in view.seats %}
+      <li class="napad-seat{% if seat.is_turn and not view.over %} is-turn{% endif %}{% if seat.is_viewer %} is-me{% endif %}{% if seat.passed and not view.over %} has-passed{% endif %}" data-mark="seat-{{ seat.seat }}">
+        <h3 class="napad-seat__name">
+          {{ seat.name }} <small class="gang">{{ seat.gang|gang_name }}</small>
+          {% if not view.over %}
+            {% if seat.is_marker %}<span class="badge badge--marker" title="{% translate 'Starting player marker' %}">★ {% translate "marker" %}</span>{% endif %}
+            {% if seat.is_turn %}<span class="badge badge--turn">{% translate "to move" %}</span>{% endif %}
+            {% if seat.passed %}<span class="badge badge--passed">{% translate "passed" %}</span>{% endif %}
+          {% endif %}
+          {% if seat.stand_in_since %}<span class="badge badge--bot">{% translate "bot" %} · {% blocktranslate with since=seat.stand_in_since|on_date %}since {{ since }}{% endblocktranslate %}</span>{% endif %}
+        </h3>
+        <p class="napad-seat__counts" data-mark="captured-{{ seat.seat }}">
+          {{ seat.hand_size|cards_in_hand }}
+          · {{ seat.hideout_size|cards_in_hideout }}
+          · {{ seat.captured_count|wagons_captured }}
+          {% if seat.captured_count %}<span class="napad-seat__by-colour">({% for colour, count in seat.captured_by_colour.items %}{% if count %}<span class="by-colour"><span class="dot dot--{{ colour }}"></span>{{ count }}</span>{% endif %}{% endfor %})</span>{% endif %}
+        </p>
+        {% if seat.captured %}
+          <p class="napad-seat__loot">{% if seat.is_viewer %}{% translate "Your wagons" %}{% else %}{% translate "Wagons" %}{% endif %}:
+            {% for wagon in seat.captured %}<span class="chip chip--{{ wagon.colour }}" data-flip="wagon-{{ wagon.id }}">{{ wagon.value }}</span> {% endfor %}
+          </p>
+        {% endif %}
+        {% if seat.played_by_colour %}
+          <div class="played">
+            {% for group in seat.played_by_colour %}
+              <div class="played__group played__group--{{ group.colour }}" data-mark="played-{{ seat.seat }}-{{ group.colour }}">
+                <span class="played__total">{{ group.cargo|cargo_name }}: {{ group.total }}</span>
+                {% napad_played_cards group.cards seat.seat %}
+              </div>
+            {% endfor %}
+          </div>
+        {% endif %}
+      </li>
+    {% endfor %}
+{% endlocalize %}"""  # noqa: E501 (the template's lines as they were)
+TAG = "{% load board_labels l10n %}{% localize off %}    {% napad_seats view %}\n{% endlocalize %}"
+
+# Names a member may choose: escaped, never markup.
+NAMES = ["Ala", "<b>Bob</b>", 'Ćma & "Co"', "O'Neil"]
+SINCE = datetime(2026, 11, 30, 18, 5, tzinfo=UTC)
+
+
+def _boards(games: int = 3, players: int = 4):
+    """Every seat's (and a spectator's) decorated board view at each step of a few games
+    played at random, one seat played by a bot since ``SINCE``."""
+    engine = get_engine("napad")
+    config = engine.default_config()
+    for number in range(games):
+        rng = random.Random(f"seats-{number}")
+        state = engine.setup(config, players, seed=f"seats-{number}")
+        while not engine.is_over(state):
+            for viewer in [None, *range(players)]:
+                view = engine.view(state, viewer)
+                for seat_view in view["seats"]:
+                    seat_view["name"] = NAMES[seat_view["seat"]]
+                    seat_view["stand_in_since"] = SINCE if seat_view["seat"] == 2 else None
+                legal = engine.legal_actions(state, viewer) if viewer is not None else []
+                DECORATORS["napad"](view, {action_key(action): action for action in legal})
+                yield view
+            mover = engine.to_move(state)[0]
+            action = rng.choice(engine.legal_actions(state, mover))
+            state, _events = engine.apply(state, mover, action)
+        yield engine.view(state, 0)  # the end: no badges
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_the_seats_are_drawn_as_the_loop_drew_them(language):
+    loop, tag = Template(SEATS_LOOP), Template(TAG)
+    boards = 0
+    with translation.override(language):
+        for view in _boards():
+            context = {"view": view}
+            assert tag.render(Context(context)) == loop.render(Context(context))
+            boards += 1
+    assert boards > 300
+
+
+def test_member_names_are_escaped():
+    view = next(_boards(games=1))
+    drawn = Template(TAG).render(Context({"view": view}))
+    assert "<b>Bob</b>" not in drawn and "&lt;b&gt;Bob&lt;/b&gt;" in drawn
+    assert "O&#x27;Neil" in drawn
