@@ -307,7 +307,14 @@ def _colt_car(car: dict[str, Any], words: dict[str, str]) -> str:
 
 # What the cars say, as {% translate %} said it (escaped) — "Car %(name)s" as blocktranslate
 # uses it (not escaped; the name is) —, looked up once per train rather than once per car.
-_CAR_WORDS = ("Locomotive", "caboose", "roof", "inside", "The marshal", "Marshal")
+_CAR_WORDS = (
+    gettext_noop("Locomotive"),
+    gettext_noop("caboose"),
+    gettext_noop("roof"),
+    gettext_noop("inside"),
+    gettext_noop("The marshal"),
+    gettext_noop("Marshal"),
+)
 
 
 def _car_words() -> dict[str, str]:
@@ -353,13 +360,13 @@ _NAPAD_SEAT = (
 )
 _NAPAD_BADGES = "\n            {marker}\n            {turn}\n            {passed}\n          "
 _NAPAD_SEAT_WORDS = (
-    "Starting player marker",
-    "marker",
-    "to move",
-    "passed",
-    "bot",
-    "Your wagons",
-    "Wagons",
+    gettext_noop("Starting player marker"),
+    gettext_noop("marker"),
+    gettext_noop("to move"),
+    gettext_noop("passed"),
+    gettext_noop("bot"),
+    gettext_noop("Your wagons"),
+    gettext_noop("Wagons"),
 )
 
 

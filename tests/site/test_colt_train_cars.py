@@ -111,3 +111,13 @@ def test_odd_cars_are_escaped_as_the_loop_escaped_them(language):
         drawn = _render(TAG, {"train": ODD_CARS})
         assert drawn == _render(LOOP, {"train": ODD_CARS})
     assert "<b>" not in drawn and "<i>" not in drawn and "<5>" not in drawn
+
+
+def test_the_cars_speak_polish():
+    # The tag's own words come from the catalogue, as the template's did.
+    with translation.override("pl"):
+        drawn = _render(TAG, {"train": ODD_CARS})
+    for polish in ("dach", "wnętrze", "ostatni wagon", "Szeryf", "Wagon &lt;5&gt;"):
+        assert polish in drawn
+    for english in ('"roof"', '"inside"', ">caboose<", '"The marshal"', "strongbox (", "jewel ("):
+        assert english not in drawn

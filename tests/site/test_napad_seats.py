@@ -99,3 +99,13 @@ def test_member_names_are_escaped():
     drawn = Template(TAG).render(Context({"view": view}))
     assert "<b>Bob</b>" not in drawn and "&lt;b&gt;Bob&lt;/b&gt;" in drawn
     assert "O&#x27;Neil" in drawn
+
+
+def test_the_seats_speak_polish():
+    # The tag's own words come from the catalogue, as the template's did.
+    view = next(v for v in _boards(games=1) if v["viewer"] == 0 and v["seats"][0]["captured"])
+    with translation.override("pl"):
+        drawn = Template(TAG).render(Context({"view": view}))
+    assert "Twoje wagony" in drawn and "Wagony:" not in drawn.replace("Twoje wagony:", "")
+    assert "Znacznik gracza rozpoczynającego" in drawn and "znacznik" in drawn
+    assert "Starting player" not in drawn and "Your wagons" not in drawn
