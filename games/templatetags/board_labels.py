@@ -485,3 +485,130 @@ def napad_seats(view: Any) -> SafeString:
     seats = _field(view, "seats") or ()
     said = _Said()
     return mark_safe("".join(_napad_seat(seat, over, words, said) for seat in seats))  # noqa: S308
+
+
+# Colt Express's action pile and bandits' table, as the board's loops drew them (their
+# whitespace included, so the markup is the same byte for byte).
+_COLT_PILE_CARD = (
+    '\n          <li class="pile__card bandit-edge--{css}{classes}"'
+    ' data-flip="pile-{index}"{current}>'
+    "\n            {face}"
+    '\n            <small class="pile__owner">{owner}</small>'
+    "\n          </li>"
+    "\n        "
+)
+_COLT_BANDIT_ROW = (
+    "\n        <tr{me}>"
+    '\n          <th scope="row">{chip} {name}{badges}{bot}</th>'
+    '\n          <td data-mark="loot-{seat}">{loot}{worth}</td>'
+    '\n          <td data-mark="bullets-{seat}">{bullets_left} / {bullets_received}</td>'
+    "\n          <td>{hand_size} / {deck_size}</td>"
+    "\n        </tr>"
+    "\n      "
+)
+_COLT_TABLE_WORDS = (
+    gettext_noop("face down"),
+    gettext_noop("a face-down card"),
+    gettext_noop("first player"),
+    gettext_noop("to move"),
+    gettext_noop("bot"),
+    gettext_noop("purses"),
+)
+
+
+def _colt_pile_card(card: dict[str, Any], words: dict[str, str], said: _Said) -> str:
+    named = _field(card, "card")
+    classes = "".join(
+        (
+            " is-resolved" if _field(card, "resolved") else "",
+            " is-resolving" if _field(card, "is_resolving") else "",
+            " is-face-down" if _field(card, "face_down") else "",
+            "" if named else " is-hidden",
+        )
+    )
+    if named:
+        face = escaped(said(colt_card_name, named))
+        if _field(card, "face_down"):
+            face += f" <small>({words['face down']})</small>"
+    else:
+        face = (
+            f'<span class="card-back" role="img" aria-label="{words["a face-down card"]}">✦</span>'
+        )
+    bandit = _field(card, "bandit")
+    return _COLT_PILE_CARD.format(
+        css=escaped(_field(bandit, "css")),
+        classes=classes,
+        index=escaped(_field(card, "index")),
+        current=' aria-current="step"' if _field(card, "is_resolving") else "",
+        face=face,
+        owner=escaped(_field(bandit, "character")),
+    )
+
+
+@register.simple_tag
+def colt_pile_cards(pile: Any) -> SafeString:
+    """The cards of Colt Express's action pile, first played first: ``{% colt_pile_cards
+    view.pile %}`` (the markup of the loop it replaced; tests/site/test_colt_train_cars.py)."""
+    words = {message: _said(message) for message in _COLT_TABLE_WORDS}
+    said = _Said()
+    return mark_safe("".join(_colt_pile_card(card, words, said) for card in pile or ()))  # noqa: S308
+
+
+def _in(value: Any, values: Any) -> bool:
+    """``{% if value in values %}``: False where the template's ``in`` would fail."""
+    try:
+        return value in values
+    except TypeError:
+        return False
+
+
+def _colt_bandit_row(bandit: dict[str, Any], view: dict[str, Any], words: dict[str, str]) -> str:
+    seat = bandit.get("seat") if isinstance(bandit, dict) else None
+    badges = ""
+    if view.get("phase") != "over":
+        if seat == view.get("first_player"):
+            badges += f' <span class="badge">{words["first player"]}</span>'
+        if _in(seat, view.get("to_move")):
+            badges += f' <span class="badge badge--turn">{words["to move"]}</span>'
+    bot = ""
+    if since := _field(bandit, "stand_in_since"):
+        since_text = gettext("since %(since)s") % {"since": escaped(on_date(since))}
+        bot = f' <span class="badge badge--bot">{words["bot"]} · {since_text}</span>'
+    worth = ""
+    value = bandit.get("loot_value") if isinstance(bandit, dict) else None
+    if value is not None:
+        worth = gettext("worth $%(value)s") % {"value": escaped(value)}
+        if purses := _field(bandit, "purse_values"):
+            listed = ", ".join(escaped(purse) for purse in purses)
+            worth += f" ({words['purses']}: {listed})"
+        worth = f"<br><small>{worth}</small>"
+    return _COLT_BANDIT_ROW.format(
+        me=' class="is-me"' if seat == view.get("viewer") else "",
+        chip=(
+            f'<span class="bandit bandit--{escaped(_field(bandit, "css"))}">'
+            f'<span class="bandit__name">{escaped(_field(bandit, "character"))}</span></span>'
+        ),
+        name=escaped(_field(bandit, "name")),
+        badges=badges,
+        bot=bot,
+        seat=escaped(_field(bandit, "seat")),
+        loot=colt_loot_html(_field(bandit, "loot"), words),
+        worth=worth,
+        bullets_left=escaped(_field(bandit, "bullets_left")),
+        bullets_received=escaped(_field(bandit, "bullets_received")),
+        hand_size=escaped(_field(bandit, "hand_size")),
+        deck_size=escaped(_field(bandit, "deck_size")),
+    )
+
+
+@register.simple_tag
+def colt_bandit_rows(view: Any) -> SafeString:
+    """The bandits' table of Colt Express, a row per bandit — loot, bullets, hand and deck:
+    ``{% colt_bandit_rows view %}`` (the markup of the loop it replaced;
+    tests/site/test_colt_train_cars.py)."""
+    if not isinstance(view, dict):
+        return mark_safe("")  # noqa: S308 (nothing to show)
+    words = _car_words()  # the loot's titles
+    words.update({message: _said(message) for message in _COLT_TABLE_WORDS})
+    rows = "".join(_colt_bandit_row(b, view, words) for b in view.get("bandits") or ())
+    return mark_safe(rows)  # noqa: S308 (every value escaped)

@@ -1,11 +1,14 @@
-"""Colt Express's cars (``{% colt_train_cars %}``, games/templatetags/board_labels.py) are drawn
-exactly as the template loop they replaced drew them — bandits, loot, the marshal, the
-locomotive and the caboose, every value escaped — on real boards of played games, with and
-without the Time Machine, in every language the club speaks."""
+"""Colt Express's cars, action pile and bandits' table (``{% colt_train_cars %}``,
+``{% colt_pile_cards %}``, ``{% colt_bandit_rows %}``, games/templatetags/board_labels.py) are
+drawn exactly as the template loops they replaced drew them — bandits, loot, the marshal, the
+locomotive and the caboose, face-down cards, badges, a bot's "since", every value escaped — on
+real boards of played games, every seat's and a spectator's, with and without the Time
+Machine, in every language the club speaks."""
 
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -18,11 +21,11 @@ from games.engines import get_engine
 
 BOARD = Path(settings.BASE_DIR) / "templates" / "games" / "colt" / "board.html"
 _SOURCE = BOARD.read_text()
-# The board's own partials for one bandit and one spot's loot, which the loop rendered.
+# The board's own partials for a bandit (on the train, in the table) and a spot's loot.
 PARTIALS = "".join(
     _SOURCE[_SOURCE.index(f"{{% partialdef {name} %}}") :].split("{% endpartialdef %}")[0]
     + "{% endpartialdef %}"
-    for name in ("bandit", "loot")
+    for name in ("bandit", "bandit_chip", "loot")
 )
 # The loop the tag replaced, as it was.
 CARS_LOOP = """    {% for car in view.train %}
@@ -47,6 +50,41 @@ TAG = (
     "{% load board_labels l10n %}{% localize off %}"
     "    {% colt_train_cars view.train %}\n{% endlocalize %}"
 )
+# The pile's and the bandits' table's loops, as they were.
+PILE_LOOP = """        {% for card in view.pile %}
+          <li class="pile__card bandit-edge--{{ card.bandit.css }}{% if card.resolved %} is-resolved{% endif %}{% if card.is_resolving %} is-resolving{% endif %}{% if card.face_down %} is-face-down{% endif %}{% if not card.card %} is-hidden{% endif %}" data-flip="pile-{{ card.index }}"{% if card.is_resolving %} aria-current="step"{% endif %}>
+            {% if card.card %}{{ card.card|colt_card_name }}{% if card.face_down %} <small>({% translate "face down" %})</small>{% endif %}{% else %}<span class="card-back" role="img" aria-label="{% translate 'a face-down card' %}">✦</span>{% endif %}
+            <small class="pile__owner">{{ card.bandit.character }}</small>
+          </li>
+        {% endfor %}
+"""  # noqa: E501 (the template's lines as they were)
+ROWS_LOOP = """      {% for bandit in view.bandits %}
+        <tr{% if bandit.seat == view.viewer %} class="is-me"{% endif %}>
+          <th scope="row">{% partial bandit_chip %} {{ bandit.name }}{% if view.phase != "over" %}{% if bandit.seat == view.first_player %} <span class="badge">{% translate "first player" %}</span>{% endif %}{% if bandit.seat in view.to_move %} <span class="badge badge--turn">{% translate "to move" %}</span>{% endif %}{% endif %}{% if bandit.stand_in_since %} <span class="badge badge--bot">{% translate "bot" %} · {% blocktranslate with since=bandit.stand_in_since|on_date %}since {{ since }}{% endblocktranslate %}</span>{% endif %}</th>
+          <td data-mark="loot-{{ bandit.seat }}">{% with loot=bandit.loot %}{% partial loot %}{% endwith %}{% if bandit.loot_value is not None %}<br><small>{% blocktranslate with value=bandit.loot_value %}worth ${{ value }}{% endblocktranslate %}{% if bandit.purse_values %} ({% translate "purses" %}: {{ bandit.purse_values|join:", " }}){% endif %}</small>{% endif %}</td>
+          <td data-mark="bullets-{{ bandit.seat }}">{{ bandit.bullets_left }} / {{ bandit.bullets_received }}</td>
+          <td>{{ bandit.hand_size }} / {{ bandit.deck_size }}</td>
+        </tr>
+      {% endfor %}
+"""  # noqa: E501 (the template's lines as they were)
+LOOPS = {
+    "pile": (
+        "{% load i18n l10n board_labels %}{% localize off %}" + PILE_LOOP + "{% endlocalize %}",
+        "{% load board_labels l10n %}{% localize off %}"
+        "        {% colt_pile_cards view.pile %}\n{% endlocalize %}",
+    ),
+    "bandits": (
+        "{% load i18n l10n partials board_labels when_tags %}"
+        + PARTIALS
+        + "{% localize off %}"
+        + ROWS_LOOP
+        + "{% endlocalize %}",
+        "{% load board_labels l10n %}{% localize off %}"
+        "      {% colt_bandit_rows view %}\n{% endlocalize %}",
+    ),
+}
+NAMES = ["Ala", "<b>Bob</b>", 'Ćma & "Co"', "O'Neil"]
+SINCE = datetime(2026, 11, 30, 18, 5, tzinfo=UTC)
 
 # Cars an organiser's names or an odd state could put on the board: escaped, never markup.
 ODD_CARS = [
@@ -83,6 +121,9 @@ def _boards(time_machine: bool, games: int = 3, players: int = 4):
                 view = engine.view(state, seat)
                 legal = engine.legal_actions(state, seat) if seat is not None else []
                 colt_decorate(view, {str(i): action for i, action in enumerate(legal)})
+                for bandit in view["bandits"]:
+                    bandit["name"] = NAMES[bandit["seat"]]
+                    bandit["stand_in_since"] = SINCE if bandit["seat"] == 3 else None
                 yield view
             mover = engine.to_move(state)[0]
             action = rng.choice(engine.legal_actions(state, mover))
@@ -103,6 +144,19 @@ def test_the_cars_are_drawn_as_the_loop_drew_them(language, time_machine):
             assert tag.render(Context({"view": view})) == loop.render(Context({"view": view}))
             boards += 1
     assert boards > 100
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+@pytest.mark.parametrize("time_machine", [False, True], ids=["plain", "time-machine"])
+@pytest.mark.parametrize("part", sorted(LOOPS))
+def test_the_pile_and_the_bandits_are_drawn_as_the_loops_drew_them(language, time_machine, part):
+    loop, tag = (Template(source) for source in LOOPS[part])
+    seen = set()
+    with translation.override(language):
+        for view in _boards(time_machine):
+            assert tag.render(Context({"view": view})) == loop.render(Context({"view": view}))
+            seen.update(card["face_down"] for card in view.get("pile") or ())
+    assert seen == {True, False}  # face-down cards were among them
 
 
 @pytest.mark.parametrize("language", ["en", "pl"])
