@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.template.defaulttags import CsrfTokenNode
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -612,3 +613,125 @@ def colt_bandit_rows(view: Any) -> SafeString:
     words.update({message: _said(message) for message in _COLT_TABLE_WORDS})
     rows = "".join(_colt_bandit_row(b, view, words) for b in view.get("bandits") or ())
     return mark_safe(rows)  # noqa: S308 (every value escaped)
+
+
+# The viewer's hand, as the hands' loops drew it (their whitespace included, so the markup is
+# the same byte for byte). A card's half, or a play, that may be chosen is a form posting the
+# action, with the page's CSRF token as ``{% csrf_token %}`` writes it.
+_MOVE_FORM = (
+    '<form method="post" action="{url}" hx-post="{url}" hx-target="#game-live"'
+    ' hx-swap="outerHTML"{form_class}>{csrf}<input type="hidden" name="action" value="{action}">'
+    '<input type="hidden" name="version" value="{version}"><button {button}>{face}</button></form>'
+)
+
+
+def _csrf_input(context: template.Context) -> str:
+    return CsrfTokenNode().render(context)
+
+
+def _napad_half(half: dict[str, Any], form: dict[str, str], viewer: str, said: _Said) -> str:
+    colour = escaped(_field(half, "colour"))
+    face = (
+        f'<span class="gang-card__value">{escaped(_field(half, "value"))}</span>'
+        f'<span class="gang-card__cargo">{escaped(said(cargo_name, _field(half, "cargo")))}</span>'
+    )
+    bullets = _field(half, "bullets")
+    if _field(half, "action"):
+        if bullets:
+            face += (
+                f'<span class="gang-card__bullets" aria-hidden="true">• {escaped(bullets)}</span>'
+            )
+        button = (
+            f'class="gang-card__send" aria-label="{escaped(napad_send_label(half))}"'
+            f' data-names="wagons-{colour} played-{viewer}-{colour}"'
+        )
+        drawn = _MOVE_FORM.format(
+            **form,
+            form_class=f' class="gang-card__half gang-card__half--{colour}"',
+            action=escaped(_field(half, "action")),
+            button=button,
+            face=face,
+        )
+    else:
+        if bullets:
+            face += (
+                f'<span class="gang-card__bullets" title="{escaped(said(bullets_count, bullets))}">'
+                f"• {escaped(bullets)}</span>"
+            )
+        drawn = f'<div class="gang-card__half gang-card__half--{colour}">{face}</div>'
+    return f"\n            \n              {drawn}\n            \n          "
+
+
+@register.simple_tag(takes_context=True)
+def napad_hand_cards(context: template.Context, view: Any, url: Any, version: Any) -> SafeString:
+    """To jest napad!'s hand, each card with both halves; a half the viewer may send is a
+    button: ``{% napad_hand_cards view act_url game.version %}`` (the markup of the loop it
+    replaced; tests/site/test_napad_seats.py)."""
+    if not isinstance(view, dict):
+        return mark_safe("")  # noqa: S308 (nothing to show)
+    viewer = escaped(view.get("viewer"))
+    form = {"url": escaped(url), "version": escaped(version), "csrf": _csrf_input(context)}
+    said = _Said()
+    cards = "".join(
+        f'\n        <li class="gang-card" data-flip="card-{viewer}-{escaped(_field(card, "id"))}">'
+        "\n          "
+        + "".join(_napad_half(half, form, viewer, said) for half in _field(card, "halves") or ())
+        + "\n        </li>\n      "
+        for card in view.get("hand") or ()
+    )
+    return mark_safe(cards)  # noqa: S308 (every value escaped)
+
+
+def _colt_play(entry: dict[str, Any], play: Any, first: bool, form: dict[str, str]) -> str:
+    card = _field(entry, "card")
+    face_down = _field(play, "face_down")
+    label = colt_play_face_down_label(card) if face_down else colt_play_label(card)
+    if first:
+        face = f'<span class="action-card__name">{escaped(colt_card_name(card))}</span>'
+        if face_down:
+            face += f"<small>{_said('face down')}</small>"
+    else:
+        face = _said("face down")
+    button_class = "action-card__play" if first else "button button--play"
+    return (
+        "\n              "
+        + _MOVE_FORM.format(
+            **form,
+            form_class="" if first else ' class="action-card__also"',
+            action=escaped(_field(play, "json")),
+            button=f'class="{button_class}" aria-label="{escaped(label)}"',
+            face=face,
+        )
+        + "\n            "
+    )
+
+
+@register.simple_tag(takes_context=True)
+def colt_hand_cards(context: template.Context, view: Any, url: Any, version: Any) -> SafeString:
+    """Colt Express's hand; a card the viewer may play is a button (and face down, a second
+    one): ``{% colt_hand_cards view act_url game.version %}`` (the markup of the loop it
+    replaced; tests/site/test_colt_train_cars.py)."""
+    if not isinstance(view, dict):
+        return mark_safe("")  # noqa: S308 (nothing to show)
+    form = {"url": escaped(url), "version": escaped(version), "csrf": _csrf_input(context)}
+    drawn = []
+    for entry in view.get("hand_cards") or ():
+        plays = _field(entry, "plays")
+        classes = (" action-card--bullet" if _field(entry, "is_bullet") else "") + (
+            " is-playable" if plays else ""
+        )
+        if plays:
+            inner = (
+                "\n            "
+                + "".join(_colt_play(entry, play, i == 0, form) for i, play in enumerate(plays))
+                + "\n          "
+            )
+        else:
+            name = escaped(colt_card_name(_field(entry, "card")))
+            inner = f'\n            <span class="action-card__name">{name}</span>\n          '
+        drawn.append(
+            f'\n        <li class="action-card{classes}"'
+            f' data-flip="hand-{escaped(_field(entry, "position"))}">\n          {inner}'
+            "\n        </li>\n      "
+        )
+    return mark_safe("".join(drawn))  # noqa: S308 (every value escaped)

@@ -1,5 +1,6 @@
-"""Colt Express's cars, action pile and bandits' table (``{% colt_train_cars %}``,
-``{% colt_pile_cards %}``, ``{% colt_bandit_rows %}``, games/templatetags/board_labels.py) are
+"""Colt Express's cars, action pile, bandits' table and hand (``{% colt_train_cars %}``,
+``{% colt_pile_cards %}``, ``{% colt_bandit_rows %}``, ``{% colt_hand_cards %}``,
+games/templatetags/board_labels.py) are
 drawn exactly as the template loops they replaced drew them — bandits, loot, the marshal, the
 locomotive and the caboose, face-down cards, badges, a bot's "since", every value escaped — on
 real boards of played games, every seat's and a spectator's, with and without the Time
@@ -16,7 +17,7 @@ from django.conf import settings
 from django.template import Context, Template
 from django.utils import translation
 
-from games.boards import colt_decorate
+from games.boards import action_key, colt_decorate
 from games.engines import get_engine
 
 BOARD = Path(settings.BASE_DIR) / "templates" / "games" / "colt" / "board.html"
@@ -120,7 +121,7 @@ def _boards(time_machine: bool, games: int = 3, players: int = 4):
             for seat in [None, *range(players)]:
                 view = engine.view(state, seat)
                 legal = engine.legal_actions(state, seat) if seat is not None else []
-                colt_decorate(view, {str(i): action for i, action in enumerate(legal)})
+                colt_decorate(view, {action_key(action): action for action in legal})
                 for bandit in view["bandits"]:
                     bandit["name"] = NAMES[bandit["seat"]]
                     bandit["stand_in_since"] = SINCE if bandit["seat"] == 3 else None
@@ -175,3 +176,39 @@ def test_the_cars_speak_polish():
         assert polish in drawn
     for english in ('"roof"', '"inside"', ">caboose<", '"The marshal"', "strongbox (", "jewel ("):
         assert english not in drawn
+
+
+# The hand's loop, as it was.
+HAND_LOOP = """      {% for entry in view.hand_cards %}
+        <li class="action-card{% if entry.is_bullet %} action-card--bullet{% endif %}{% if entry.plays %} is-playable{% endif %}" data-flip="hand-{{ entry.position }}">
+          {% if entry.plays %}
+            {% for play in entry.plays %}
+              <form method="post" action="{{ act_url }}" hx-post="{{ act_url }}" hx-target="#game-live" hx-swap="outerHTML"{% if not forloop.first %} class="action-card__also"{% endif %}>{% csrf_token %}<input type="hidden" name="action" value="{{ play.json }}"><input type="hidden" name="version" value="{{ game.version }}"><button class="{% if forloop.first %}action-card__play{% else %}button button--play{% endif %}" aria-label="{% if play.face_down %}{{ entry.card|colt_play_face_down_label }}{% else %}{{ entry.card|colt_play_label }}{% endif %}">{% if forloop.first %}<span class="action-card__name">{{ entry.card|colt_card_name }}</span>{% if play.face_down %}<small>{% translate "face down" %}</small>{% endif %}{% else %}{% translate "face down" %}{% endif %}</button></form>
+            {% endfor %}
+          {% else %}
+            <span class="action-card__name">{{ entry.card|colt_card_name }}</span>
+          {% endif %}
+        </li>
+      {% endfor %}
+"""  # noqa: E501 (the template's lines as they were)
+HAND_TAGS = (
+    "{% load i18n l10n board_labels %}{% localize off %}" + HAND_LOOP + "{% endlocalize %}",
+    "{% load board_labels l10n %}{% localize off %}"
+    "      {% colt_hand_cards view act_url game.version %}\n{% endlocalize %}",
+)
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+@pytest.mark.parametrize("time_machine", [False, True], ids=["plain", "time-machine"])
+def test_the_hand_is_drawn_as_the_loop_drew_it(language, time_machine):
+    loop, tag = (Template(source) for source in HAND_TAGS)
+    face_down = 0
+    with translation.override(language):
+        for number, view in enumerate(_boards(time_machine)):
+            context = {"view": view, "act_url": "/games/7/act/?a&b", "game": {"version": number}}
+            if number % 2:
+                context["csrf_token"] = "t0k3n<&>"  # as {% csrf_token %} finds it: escaped
+            drawn = tag.render(Context(context))
+            assert drawn == loop.render(Context(context))
+            face_down += drawn.count("action-card__also")
+    assert face_down > 10  # second, face-down buttons were among them

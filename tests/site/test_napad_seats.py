@@ -1,7 +1,9 @@
-"""To jest napad!'s seats (``{% napad_seats %}``, games/templatetags/board_labels.py) are drawn
-exactly as the template loop they replaced drew them — names, gangs, badges, a bot's "since",
-the counts, captured wagons and played cards by colour, every value escaped — on real boards
-of played games (each seat's view and a spectator's), in every language the club speaks."""
+"""To jest napad!'s seats and hand (``{% napad_seats %}``, ``{% napad_hand_cards %}``, in
+games/templatetags/board_labels.py) are drawn exactly as the template loops they replaced
+drew them — names, gangs, badges, a bot's "since", the counts, captured wagons and played
+cards by colour, the hand's buttons with the page's CSRF token, every value escaped — on real
+boards of played games (each seat's view and a spectator's), in every language the club
+speaks."""
 
 from __future__ import annotations
 
@@ -109,3 +111,40 @@ def test_the_seats_speak_polish():
     assert "Twoje wagony" in drawn and "Wagony:" not in drawn.replace("Twoje wagony:", "")
     assert "Znacznik gracza rozpoczynającego" in drawn and "znacznik" in drawn
     assert "Starting player" not in drawn and "Your wagons" not in drawn
+
+
+# The hand's loop, as it was.
+HAND_LOOP = """      {% for card in view.hand %}
+        <li class="gang-card" data-flip="card-{{ view.viewer }}-{{ card.id }}">
+          {% for half in card.halves %}
+            {% if half.action %}
+              <form method="post" action="{{ act_url }}" hx-post="{{ act_url }}" hx-target="#game-live" hx-swap="outerHTML" class="gang-card__half gang-card__half--{{ half.colour }}">{% csrf_token %}<input type="hidden" name="action" value="{{ half.action }}"><input type="hidden" name="version" value="{{ game.version }}"><button class="gang-card__send" aria-label="{{ half|napad_send_label }}" data-names="wagons-{{ half.colour }} played-{{ view.viewer }}-{{ half.colour }}"><span class="gang-card__value">{{ half.value }}</span><span class="gang-card__cargo">{{ half.cargo|cargo_name }}</span>{% if half.bullets %}<span class="gang-card__bullets" aria-hidden="true">• {{ half.bullets }}</span>{% endif %}</button></form>
+            {% else %}
+              <div class="gang-card__half gang-card__half--{{ half.colour }}"><span class="gang-card__value">{{ half.value }}</span><span class="gang-card__cargo">{{ half.cargo|cargo_name }}</span>{% if half.bullets %}<span class="gang-card__bullets" title="{{ half.bullets|bullets_count }}">• {{ half.bullets }}</span>{% endif %}</div>
+            {% endif %}
+          {% endfor %}
+        </li>
+      {% endfor %}
+"""  # noqa: E501 (the template's lines as they were)
+HAND_TAGS = (
+    "{% load i18n l10n board_labels %}{% localize off %}" + HAND_LOOP + "{% endlocalize %}",
+    "{% load board_labels l10n %}{% localize off %}"
+    "      {% napad_hand_cards view act_url game.version %}\n{% endlocalize %}",
+)
+# The page's CSRF token as {% csrf_token %} finds it (escaped), or none at all.
+CSRF_TOKENS = ["t0k3n<&>", None]
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_the_hand_is_drawn_as_the_loop_drew_it(language):
+    loop, tag = (Template(source) for source in HAND_TAGS)
+    buttons = 0
+    with translation.override(language):
+        for number, view in enumerate(_boards(games=2)):
+            context = {"view": view, "act_url": "/games/7/act/?a&b", "game": {"version": number}}
+            if (token := CSRF_TOKENS[number % 2]) is not None:
+                context["csrf_token"] = token
+            drawn = tag.render(Context(context))
+            assert drawn == loop.render(Context(context))
+            buttons += drawn.count("<button")
+    assert buttons > 100
