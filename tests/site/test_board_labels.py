@@ -106,6 +106,6 @@ PLAYED_CARDS = [
 )
 def test_played_cards_are_drawn_as_the_partial_drew_them(cards):
     partial = _render(PLAYED_CARD_PARTIAL, cards=cards, seat={"seat": 2})
-    tag = _render("{% napad_played_cards cards seat %}", cards=cards, seat=2)
+    tag = _render("{% load napad_board %}{% napad_played_cards cards seat %}", cards=cards, seat=2)
     assert tag == partial
     assert "<b>" not in tag

@@ -1,6 +1,6 @@
 """Colt Express's cars, action pile, bandits' table and hand (``{% colt_train_cars %}``,
 ``{% colt_pile_cards %}``, ``{% colt_bandit_rows %}``, ``{% colt_hand_cards %}``,
-games/templatetags/board_labels.py) are
+games/templatetags/colt_board.py) are
 drawn exactly as the template loops they replaced drew them — bandits, loot, the marshal, the
 locomotive and the caboose, face-down cards, badges, a bot's "since", every value escaped — on
 real boards of played games, every seat's and a spectator's, with and without the Time
@@ -48,7 +48,7 @@ CARS_LOOP = """    {% for car in view.train %}
 LOOP = "{% load i18n l10n partials %}" + PARTIALS
 LOOP += "{% localize off %}" + CARS_LOOP + "{% endlocalize %}"
 TAG = (
-    "{% load board_labels l10n %}{% localize off %}"
+    "{% load colt_board l10n %}{% localize off %}"
     "    {% colt_train_cars view.train %}\n{% endlocalize %}"
 )
 # The pile's and the bandits' table's loops, as they were.
@@ -71,7 +71,7 @@ ROWS_LOOP = """      {% for bandit in view.bandits %}
 LOOPS = {
     "pile": (
         "{% load i18n l10n board_labels %}{% localize off %}" + PILE_LOOP + "{% endlocalize %}",
-        "{% load board_labels l10n %}{% localize off %}"
+        "{% load colt_board l10n %}{% localize off %}"
         "        {% colt_pile_cards view.pile %}\n{% endlocalize %}",
     ),
     "bandits": (
@@ -80,7 +80,7 @@ LOOPS = {
         + "{% localize off %}"
         + ROWS_LOOP
         + "{% endlocalize %}",
-        "{% load board_labels l10n %}{% localize off %}"
+        "{% load colt_board l10n %}{% localize off %}"
         "      {% colt_bandit_rows view %}\n{% endlocalize %}",
     ),
 }
@@ -193,7 +193,7 @@ HAND_LOOP = """      {% for entry in view.hand_cards %}
 """  # noqa: E501 (the template's lines as they were)
 HAND_TAGS = (
     "{% load i18n l10n board_labels %}{% localize off %}" + HAND_LOOP + "{% endlocalize %}",
-    "{% load board_labels l10n %}{% localize off %}"
+    "{% load colt_board l10n %}{% localize off %}"
     "      {% colt_hand_cards view act_url game.version %}\n{% endlocalize %}",
 )
 

@@ -1,4 +1,4 @@
-"""A move button (``{% move_button %}``, games/templatetags/board_labels.py) is the markup the
+"""A move button (``{% move_button %}``, games/templatetags/move_buttons.py) is the markup the
 include of templates/games/_act_form.html drew, for every way the table's templates use it:
 the actions' list (with the board's spots it names), a hand's pass and draw buttons."""
 
@@ -12,7 +12,7 @@ INCLUDED = (
     " marks=marks button_class=button_class form_class=form_class aria_label=aria_label %}"
 )
 TAG = (
-    "{% load board_labels %}{% move_button json label marks=marks button_class=button_class"
+    "{% load move_buttons %}{% move_button json label marks=marks button_class=button_class"
     " form_class=form_class aria_label=aria_label %}"
 )
 BUTTONS = [

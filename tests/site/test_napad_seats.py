@@ -1,5 +1,5 @@
 """To jest napad!'s seats and hand (``{% napad_seats %}``, ``{% napad_hand_cards %}``, in
-games/templatetags/board_labels.py) are drawn exactly as the template loops they replaced
+games/templatetags/napad_board.py) are drawn exactly as the template loops they replaced
 drew them — names, gangs, badges, a bot's "since", the counts, captured wagons and played
 cards by colour, the hand's buttons with the page's CSRF token, every value escaped — on real
 boards of played games (each seat's view and a spectator's), in every language the club
@@ -19,7 +19,7 @@ from games.boards import DECORATORS, action_key
 from games.engines import get_engine
 
 # The loop the tag replaced, as it was.
-SEATS_LOOP = """{% load i18n l10n board_labels when_tags %}{% localize off %}    {% for seat in view.seats %}
+SEATS_LOOP = """{% load i18n l10n board_labels napad_board when_tags %}{% localize off %}    {% for seat in view.seats %}
       <li class="napad-seat{% if seat.is_turn and not view.over %} is-turn{% endif %}{% if seat.is_viewer %} is-me{% endif %}{% if seat.passed and not view.over %} has-passed{% endif %}" data-mark="seat-{{ seat.seat }}">
         <h3 class="napad-seat__name">
           {{ seat.name }} <small class="gang">{{ seat.gang|gang_name }}</small>
@@ -54,7 +54,7 @@ SEATS_LOOP = """{% load i18n l10n board_labels when_tags %}{% localize off %}   
       </li>
     {% endfor %}
 {% endlocalize %}"""  # noqa: E501 (the template's lines as they were)
-TAG = "{% load board_labels l10n %}{% localize off %}    {% napad_seats view %}\n{% endlocalize %}"
+TAG = "{% load napad_board l10n %}{% localize off %}    {% napad_seats view %}\n{% endlocalize %}"
 
 # Names a member may choose: escaped, never markup.
 NAMES = ["Ala", "<b>Bob</b>", 'Ćma & "Co"', "O'Neil"]
@@ -127,8 +127,10 @@ HAND_LOOP = """      {% for card in view.hand %}
       {% endfor %}
 """  # noqa: E501 (the template's lines as they were)
 HAND_TAGS = (
-    "{% load i18n l10n board_labels %}{% localize off %}" + HAND_LOOP + "{% endlocalize %}",
-    "{% load board_labels l10n %}{% localize off %}"
+    "{% load i18n l10n board_labels napad_board %}{% localize off %}"
+    + HAND_LOOP
+    + "{% endlocalize %}",
+    "{% load napad_board l10n %}{% localize off %}"
     "      {% napad_hand_cards view act_url game.version %}\n{% endlocalize %}",
 )
 # The page's CSRF token as {% csrf_token %} finds it (escaped), or none at all.

@@ -1,0 +1,62 @@
+"""Shared pieces of the boards' markup drawn in Python (games/templatetags/napad_board.py,
+colt_board.py, move_buttons.py): a value looked up as a template looks it up, escaped as a
+template escapes it, a message said as ``{% translate %}`` says it, labels said once per board,
+and a move's form with the page's CSRF token.
+
+Why in Python at all: the board, the hand and the log are drawn on every page, HTMX answer and
+socket push, and in those loops the template engine's tags cost more than the words. Each tag
+draws exactly what the loop it replaced drew; the tests under tests/site/ compare the two on
+boards of played games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.template.defaulttags import CsrfTokenNode
+from django.utils.translation import gettext
+
+from games.templatetags.escaping import escaped
+
+
+def field(item: Any, name: str) -> Any:
+    """``item.name`` as a template looks it up in the board's data (dicts), or ``""``."""
+    return item.get(name, "") if isinstance(item, dict) else ""
+
+
+def printed(value: Any) -> str:
+    """A value as ``{% localize off %}`` prints it, escaped."""
+    return escaped(value)
+
+
+def say_word(message: str) -> str:
+    """``{% translate message %}``: translated, then escaped as the tag escapes it."""
+    return escaped(gettext(message))
+
+
+class SaidOnce(dict):
+    """Each label filter's words for a value, said once per board: four seats share most
+    counts and cargoes, and every gettext looks up the language again."""
+
+    def __call__(self, label: Any, value: Any) -> Any:
+        key = (label, value)
+        if type(value) not in (str, int, type(None)):
+            return label(value)  # an odd value (True is 1 as a key): said each time
+        if key not in self:
+            self[key] = label(value)
+        return self[key]
+
+
+# A move's form: a card's half, or a play, that may be chosen posts its action with the
+# page's version and CSRF token (as ``{% csrf_token %}`` writes it).
+MOVE_FORM = (
+    '<form method="post" action="{url}" hx-post="{url}" hx-target="#game-live"'
+    ' hx-swap="outerHTML"{form_class}>{csrf}<input type="hidden" name="action" value="{action}">'
+    '<input type="hidden" name="version" value="{version}"><button {button}>{face}</button></form>'
+)
+
+
+def csrf_input(context: template.Context) -> str:
+    """What ``{% csrf_token %}`` writes in this context (nothing without a token)."""
+    return CsrfTokenNode().render(context)
