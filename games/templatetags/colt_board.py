@@ -22,7 +22,6 @@ from games.templatetags.drawing import (
     SaidOnce,
     csrf_input,
     field,
-    printed,
     say_word,
 )
 from games.templatetags.escaping import escaped
@@ -64,20 +63,20 @@ def colt_bandit_html(bandit: dict[str, Any]) -> str:
     """One bandit where it stands (the board's ``bandit`` partial)."""
     character = field(bandit, "character")
     initial = character[:2] if isinstance(character, str) else character  # |slice:":2"
-    seat = printed(field(bandit, "seat"))
+    seat = escaped(field(bandit, "seat"))
     return (
-        f'<span class="bandit bandit--{printed(field(bandit, "css"))}" data-flip="bandit-{seat}"'
+        f'<span class="bandit bandit--{escaped(field(bandit, "css"))}" data-flip="bandit-{seat}"'
         f' data-mark="bandit-{seat}"'
-        f' title="{printed(character)} — {printed(field(bandit, "name"))}">'
-        f'<span class="bandit__initial" aria-hidden="true">{printed(initial)}</span>'
-        f'<span class="bandit__name">{printed(character)}</span></span>'
+        f' title="{escaped(character)} — {escaped(field(bandit, "name"))}">'
+        f'<span class="bandit__initial" aria-hidden="true">{escaped(initial)}</span>'
+        f'<span class="bandit__name">{escaped(character)}</span></span>'
     )
 
 
 def colt_loot_html(loot: Any, words: dict[str, str]) -> str:
     """The loot lying in one spot (the board's ``loot`` partial)."""
     return "".join(
-        f'<span class="loot loot--{name}" title="{words[title]}">{sign} {printed(count)}</span>'
+        f'<span class="loot loot--{name}" title="{words[title]}">{sign} {escaped(count)}</span>'
         for name, sign, title in _LOOT_PIECES
         if (count := field(loot, name))
     )
@@ -88,7 +87,7 @@ def _colt_car(car: dict[str, Any], words: dict[str, str]) -> str:
     if field(car, "is_locomotive"):
         label = words["Locomotive"]
     else:
-        label = words["Car %(name)s"] % {"name": printed(field(car, "name"))}
+        label = words["Car %(name)s"] % {"name": escaped(field(car, "name"))}
     caboose = field(car, "is_caboose")
     marshal = ""
     if field(car, "marshal"):
@@ -100,14 +99,14 @@ def _colt_car(car: dict[str, Any], words: dict[str, str]) -> str:
     return _COLT_CAR.format(
         locomotive=" car--locomotive" if field(car, "is_locomotive") else "",
         caboose_class=" car--caboose" if caboose else "",
-        index=printed(field(car, "index")),
+        index=escaped(field(car, "index")),
         label=label,
         caboose=f' <span class="car__caboose">{words["caboose"]}</span>' if caboose else "",
-        roof_mark=printed(field(roof, "mark")),
+        roof_mark=escaped(field(roof, "mark")),
         roof=words["roof"],
         roof_bandits="".join(colt_bandit_html(b) for b in field(roof, "bandits") or ()),
         roof_loot=colt_loot_html(field(roof, "loot"), words),
-        inside_mark=printed(field(inside, "mark")),
+        inside_mark=escaped(field(inside, "mark")),
         inside=words["inside"],
         marshal=marshal,
         inside_bandits="".join(colt_bandit_html(b) for b in field(inside, "bandits") or ()),

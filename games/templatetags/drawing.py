@@ -25,11 +25,6 @@ def field(item: Any, name: str) -> Any:
     return item.get(name, "") if isinstance(item, dict) else ""
 
 
-def printed(value: Any) -> str:
-    """A value as ``{% localize off %}`` prints it, escaped."""
-    return escaped(value)
-
-
 def say_word(message: str) -> str:
     """``{% translate message %}``: translated, then escaped as the tag escapes it."""
     return escaped(gettext(message))
