@@ -1,0 +1,92 @@
+"""The layout's parts that depend on nothing but the reader's language: drawn once per language
+and process, then copied into every page (templates/base.html).
+
+Why: every page draws the same head (style sheets, scripts and icons, each a ``{% static %}``
+or ``{% url %}`` lookup), the same menu and the same language buttons; on a game page that
+took about a tenth of its time. Static files' names and the site's URLs change only with a
+new release, which starts new processes; a test that changes the settings empties the memo.
+
+- ``{% per_language %}…{% endper_language %}``: its body drawn once per language. It is drawn
+  with an empty context, so a variable put inside by mistake shows as nothing at once instead
+  of one member's value reaching everybody.
+- ``{% site_nav %}``: partials/nav.html, which marks the menu entry of the page being read —
+  drawn once per language and menu entry (any other page: none marked).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from django import template
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
+from django.utils.translation import get_language
+
+register = template.Library()
+
+NAV_TEMPLATE = "partials/nav.html"
+# The menu's entries (partials/nav.html): on one of these pages, the entry is marked.
+NAV_PAGES = ("home", "lobby", "league_list", "member_list", "rules_index")
+
+_DRAWN: dict[tuple, str] = {}
+
+
+@receiver(setting_changed)
+def _settings_changed(**_kwargs: Any) -> None:
+    _DRAWN.clear()
+
+
+def _key(*parts: Any) -> tuple:
+    # What a drawing depends on besides the language: the URLs (a request's own urlconf, the
+    # script prefix the site is served under).
+    return (get_language(), get_script_prefix(), get_urlconf(), *parts)
+
+
+def _nav_paths() -> frozenset[str]:
+    key = _key("nav-paths")
+    if key not in _DRAWN:
+        paths = set()
+        for name in NAV_PAGES:
+            try:
+                paths.add(reverse(name))
+            except NoReverseMatch:
+                continue  # a menu entry the site does not route: the template leaves it out
+        _DRAWN[key] = frozenset(paths)  # type: ignore[assignment]
+    return _DRAWN[key]  # type: ignore[return-value]
+
+
+class PerLanguageNode(template.Node):
+    def __init__(self, nodelist: template.NodeList):
+        self.nodelist = nodelist
+
+    def render(self, context: template.Context) -> str:
+        key = _key(id(self))
+        drawn = _DRAWN.get(key)
+        if drawn is None:
+            drawn = self.nodelist.render(context.new())
+            _DRAWN[key] = drawn
+        return drawn
+
+
+@register.tag
+def per_language(parser: template.base.Parser, token: template.base.Token) -> PerLanguageNode:
+    nodelist = parser.parse(("endper_language",))
+    parser.delete_first_token()
+    return PerLanguageNode(nodelist)
+
+
+@register.simple_tag(takes_context=True)
+def site_nav(context: template.Context) -> str:
+    request = context.get("request")
+    path = getattr(request, "path", "")
+    marked = path if path in _nav_paths() else ""
+    key = _key("nav", marked)
+    drawn = _DRAWN.get(key)
+    if drawn is None:
+        # The template reads only ``request.path``: the marked entry's, or one matching none.
+        drawn = render_to_string(NAV_TEMPLATE, {"request": SimpleNamespace(path=marked)})
+        _DRAWN[key] = drawn
+    return drawn
