@@ -313,11 +313,17 @@ def standing_orders_preload(game: Game) -> None:
         _round_orders(game, get_engine(game.kind).view(game_state(game), None)["round"] - 1)
 
 
-def standing_orders_for(game: Game, position: int) -> list[dict[str, Any]]:
-    """The member's cards still to resolve this round, each with its choices and order."""
+def standing_orders_for(
+    game: Game, position: int, *, view: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """The member's cards still to resolve this round, each with its choices and order.
+
+    ``view``: the engine's view for ``position`` when the caller has it already (the game
+    page draws its board from it), so it is not made twice; only read here."""
     if game.kind != "colt" or game.status != Game.Status.RUNNING or not game.state:
         return []
-    view = _planning_view(game, position)
+    if view is None:
+        view = _planning_view(game, position)
     round_index = view["round"] - 1
     orders = {o.pile_index: o for o in _round_orders(game, round_index) if o.seat == position}
     rows = []

@@ -8,6 +8,7 @@ shares one read of each."""
 from __future__ import annotations
 
 from django import template
+from django.urls import reverse
 
 from games.models import Game
 from games.services.clocks import extension_available, players_on_leave
@@ -26,6 +27,13 @@ def clock_panel(context) -> dict:
     position = context.get("position")
     my_seat = context.get("my_seat")
     viewer = my_seat.player if my_seat is not None else None
+    # The board's own view of this viewer (games/rendering.py board_context): the orders read
+    # the pile from it instead of asking the engine again.
+    orders = (
+        standing_orders_for(game, position, view=context.get("view"))
+        if position is not None
+        else []
+    )
     return {
         "show": True,
         "game": game,
@@ -33,5 +41,7 @@ def clock_panel(context) -> dict:
         "on_leave": players_on_leave(game, seats=context.get("seats")),
         "notices": table_notices(game, limit=PANEL_NOTICES),
         "extend_seat": extension_available(game, viewer, context.get("seats")),
-        "orders": standing_orders_for(game, position) if position is not None else [],
+        "orders": orders,
+        # Each order's form posts here: reversed once, not twice per card.
+        "order_url": reverse("standing_order_set", args=[game.pk]) if orders else "",
     }

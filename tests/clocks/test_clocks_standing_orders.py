@@ -12,6 +12,8 @@ from django.utils import timezone
 from games import tasks
 from games.engines import get_engine
 from games.models import Game, GameEvent, Notification, StandingOrder
+from games.rendering import board_context
+from games.selectors import game_state, game_with_seats
 from games.services.followups import SWEEP_GRACE, followups_sweep
 from games.services.play import move_play_for_seat
 from games.services.standing_orders import (
@@ -274,6 +276,12 @@ def test_the_game_page_offers_the_orders_form(game, seats, alice, bob, charlie, 
     )
     page = alice_client.get(f"/games/{game.pk}/").content.decode()
     assert "Standing orders" in page and 'name="pile_index" value="1"' in page
+    url = f"/games/{game.pk}/orders"
+    assert page.count(f'<form method="post" action="{url}" hx-post="{url}"') == 1
+    # Read from the board's own view of her, the page offers what the service lists alone.
+    (row,) = standing_orders_for(game, me)
+    for value, label in row["choices"]:
+        assert f'<option value="{value}">{label}</option>' in page
     response = alice_client.post(
         f"/games/{game.pk}/orders",
         {"pile_index": "1", "choice": "move:caboose"},
@@ -330,3 +338,17 @@ def test_a_choice_no_order_answers_is_asked_once_and_then_owes_nothing(
     game.refresh_from_db()
     assert game.auto_move_due_at is None
     assert Notification.objects.filter(player=alice.player, kind="stealin_choice").count() == 1
+
+
+def test_the_boards_view_gives_the_same_orders_as_the_engines_own(game, seats, alice, bob, charlie):
+    me, b, c = seats[alice], seats[bob], seats[charlie]
+    colt_stealin(
+        game,
+        at={me: (2, "roof"), b: (2, "roof"), c: (1, "inside")},
+        pile=[(b, "move"), (me, "fire"), (me, "rob")],
+    )
+    game = game_with_seats(game.pk)
+    board = board_context(game, game_state(game), me)["view"]  # decorated, names given
+
+    assert standing_orders_for(game, me, view=board) == standing_orders_for(game, me)
+    assert [row["card"] for row in standing_orders_for(game, me, view=board)] == ["fire", "rob"]
