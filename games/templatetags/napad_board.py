@@ -1,7 +1,8 @@
 """To jest napad!'s board drawn in Python, each tag the exact markup of the template loop it
-replaced (templates/games/napad/board.html): ``{% napad_seats view %}`` (the gangs, with the
-cards they played: ``napad_played_cards``) and ``{% napad_hand_cards view act_url
-game.version %}``. Pinned by tests/site/test_napad_seats.py and test_board_labels.py.
+replaced (templates/games/napad/board.html): ``{% napad_train_wagons view %}`` (the train's
+wagons), ``{% napad_seats view %}`` (the gangs, with the cards they played:
+``napad_played_cards``) and ``{% napad_hand_cards view act_url game.version %}``. Pinned by
+tests/site/test_napad_seats.py and test_board_labels.py.
 """
 
 from __future__ import annotations
@@ -188,6 +189,52 @@ def _napad_seat(seat: dict[str, Any], over: Any, words: dict[str, str], said: Sa
         loot=loot,
         played=played,
     )
+
+
+# One wagon of the train, as the template's loop drew it (its whitespace included).
+_WAGON = (
+    '\n      <li class="wagon wagon--{colour}" data-flip="wagon-{id}"'
+    ' data-mark="wagon-{id} wagons-{colour}">'
+    '\n        <svg viewBox="0 0 70 56" width="70" height="56" aria-hidden="true"'
+    ' focusable="false">'
+    '\n          <rect x="2" y="8" width="66" height="34" rx="4" class="wagon__body"/>'
+    '\n          <circle cx="16" cy="47" r="7" fill="#222"/>'
+    '<circle cx="54" cy="47" r="7" fill="#222"/>'
+    '\n          <text x="35" y="33" text-anchor="middle" class="wagon__value">{value}</text>'
+    "\n        </svg>"
+    '\n        <span class="wagon__label">{cargo} {value}{bullets}</span>'
+    "\n      </li>"
+    "\n    "
+)
+_NO_WAGONS = gettext_noop("No wagons on the train.")
+
+
+@register.simple_tag
+def napad_train_wagons(view: Any) -> SafeString:
+    """The wagons still on the train, locomotive first: ``{% napad_train_wagons view %}``.
+
+    Drawn here rather than by a loop per wagon (up to nine, each a dozen values in the
+    template), as the loop drew it (tests/site/test_napad_seats.py); its cargoes said once."""
+    train = field(view, "train") or ()
+    if not train:
+        return mark_safe(  # noqa: S308 (a translated message, escaped)
+            f'\n      <li class="train__empty">{say_word(_NO_WAGONS)}</li>\n    '
+        )
+    said = SaidOnce()
+    drawn = []
+    for wagon in train:
+        value = escaped(field(wagon, "value"))
+        bullets = field(wagon, "bullets")
+        drawn.append(
+            _WAGON.format(
+                colour=escaped(field(wagon, "colour")),
+                id=escaped(field(wagon, "id")),
+                value=value,
+                cargo=escaped(said(cargo_name, field(wagon, "cargo"))),
+                bullets=f" · {escaped(bullets_count(bullets))}" if bullets else "",
+            )
+        )
+    return mark_safe("".join(drawn))  # noqa: S308 (every value escaped above)
 
 
 @register.simple_tag

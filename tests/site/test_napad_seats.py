@@ -113,6 +113,58 @@ def test_the_seats_speak_polish():
     assert "Starting player" not in drawn and "Your wagons" not in drawn
 
 
+# The train's loop, as it was.
+TRAIN_LOOP = (
+    "{% load i18n l10n board_labels %}{% localize off %}    "
+    + """{% for wagon in view.train %}
+      <li class="wagon wagon--{{ wagon.colour }}" data-flip="wagon-{{ wagon.id }}" data-mark="wagon-{{ wagon.id }} wagons-{{ wagon.colour }}">
+        <svg viewBox="0 0 70 56" width="70" height="56" aria-hidden="true" focusable="false">
+          <rect x="2" y="8" width="66" height="34" rx="4" class="wagon__body"/>
+          <circle cx="16" cy="47" r="7" fill="#222"/><circle cx="54" cy="47" r="7" fill="#222"/>
+          <text x="35" y="33" text-anchor="middle" class="wagon__value">{{ wagon.value }}</text>
+        </svg>
+        <span class="wagon__label">{{ wagon.cargo|cargo_name }} {{ wagon.value }}{% if wagon.bullets %} · {{ wagon.bullets|bullets_count }}{% endif %}</span>
+      </li>
+    {% empty %}
+      <li class="train__empty">{% translate "No wagons on the train." %}</li>
+    {% endfor %}"""  # noqa: E501 (the template's lines as they were)
+    + "\n{% endlocalize %}"
+)
+TRAIN_TAG = (
+    "{% load napad_board l10n %}{% localize off %}    {% napad_train_wagons view %}\n"
+    "{% endlocalize %}"
+)
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_the_train_is_drawn_as_the_loop_drew_it(language):
+    loop, tag = Template(TRAIN_LOOP), Template(TRAIN_TAG)
+    trains = set()
+    with translation.override(language):
+        for view in _boards():
+            context = {"view": view}
+            assert tag.render(Context(context)) == loop.render(Context(context))
+            trains.add(len(view["train"]))
+        # An odd wagon (an organiser's cargo, markup in its words) is escaped as the loop did.
+        odd = {"train": [{"colour": 'x"y', "id": "<1>", "value": 4, "cargo": "<b>", "bullets": 2}]}
+        assert tag.render(Context({"view": odd})) == loop.render(Context({"view": odd}))
+        assert "<b>" not in tag.render(Context({"view": odd}))
+    # Trains of every length were drawn, the empty one too.
+    assert 0 in trains and len(trains) > 3
+
+
+def test_the_train_speaks_polish():
+    view = next(v for v in _boards(games=1) if v["train"])
+    view["train"][0]["bullets"] = 2  # a variant's wagon with bullets
+    with translation.override("pl"):
+        drawn = Template(TRAIN_TAG).render(Context({"view": view}))
+        empty = Template(TRAIN_TAG).render(Context({"view": {"train": []}}))
+    assert "złoto" in drawn or "dynamit" in drawn or "pieniądze" in drawn
+    assert " kul" in drawn  # "2 kule", "1 kula"
+    assert "gold" not in drawn and "bullet" not in drawn
+    assert "W pociągu nie ma wagonów." in empty
+
+
 # The hand's loop, as it was.
 HAND_LOOP = """      {% for card in view.hand %}
         <li class="gang-card" data-flip="card-{{ view.viewer }}-{{ card.id }}">
