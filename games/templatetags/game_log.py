@@ -1,7 +1,8 @@
 """The game log's headings in templates: ``{% for group in log|log_grouped:game.kind %}``
 (oldest first, the whole log and the replay) and ``log_grouped_newest`` (the table's recent
-lines, newest first), see ``games.gamelog.log_groups``; and each group's lines drawn by
-``{% log_group_lines group.entries sprite %}``."""
+lines, newest first), see ``games.gamelog.log_groups``; each group's lines drawn by
+``{% log_group_lines group.entries sprite %}``, and the table's recent log, headings and
+lines, by ``{% log_groups_newest log game.kind sprite %}``."""
 
 from __future__ import annotations
 
@@ -74,3 +75,29 @@ def log_group_lines(entries: list[dict[str, Any]], sprite: str) -> SafeString:
                 )
             )
     return mark_safe("".join(drawn))  # noqa: S308 (every value escaped above)
+
+
+# One heading of the table's log and its lines, as templates/games/_log.html drew them with a
+# loop per heading (the loop's whitespace included).
+_LOG_GROUP = (
+    '\n        <section class="log-group">\n          {title}'
+    '\n          <ol class="log-lines">\n            {lines}'
+    "\n          </ol>\n        </section>\n      "
+)
+
+
+@register.simple_tag
+def log_groups_newest(entries: list[dict[str, Any]], kind: str | None, sprite: str) -> SafeString:
+    """The table's recent log under its round / phase headings, newest first:
+    ``{% log_groups_newest log game.kind sprite %}`` — the loop over ``log_grouped_newest``
+    it replaced, drawn the same (tests/site/test_log_lines.py)."""
+    drawn = []
+    for group in log_grouped_newest(entries, kind):
+        title = group["title"]
+        drawn.append(
+            _LOG_GROUP.format(
+                title=f'<h3 class="log-group__title">{escaped(title)}</h3>' if title else "",
+                lines=log_group_lines(group["entries"], sprite),
+            )
+        )
+    return mark_safe("".join(drawn))  # noqa: S308 (titles escaped, lines drawn escaped)

@@ -1,13 +1,20 @@
-"""The table's log lines (``{% log_group_lines %}``, games/templatetags/game_log.py) are drawn
-exactly as the template loop they replaced drew them: the same markup, the same escaping, the
-clock's note on an action's first line only, in every language the club speaks."""
+"""The table's log lines (``{% log_group_lines %}``, games/templatetags/game_log.py) and its
+headings (``{% log_groups_newest %}``) are drawn exactly as the template loops they replaced
+drew them: the same markup, the same escaping, the clock's note on an action's first line
+only, in every language the club speaks."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 from django.conf import settings
 from django.template import Context, Template
 from django.utils import translation
+
+from games.engines import get_engine
+from games.gamelog import log_entries, log_groups
+from games.models import GameEvent
 
 # The loop of templates/games/_log.html that the tag replaced, as it was.
 LOG_LINES_LOOP = (
@@ -66,3 +73,65 @@ def test_the_clock_note_is_in_the_readers_language():
         note = translation.gettext("out of time")
     assert note != "out of time"
     assert drawn.count(f"({note})") == 1
+
+
+# The loop over the table's log headings that ``{% log_groups_newest %}`` replaced, as it was.
+LOG_GROUPS_LOOP = (
+    "{% load game_log %}      {% for group in log|log_grouped_newest:kind %}\n"
+    '        <section class="log-group">\n'
+    '          {% if group.title %}<h3 class="log-group__title">{{ group.title }}</h3>{% endif %}\n'
+    '          <ol class="log-lines">\n'
+    "            {% log_group_lines group.entries sprite %}\n"
+    "          </ol>\n"
+    "        </section>\n"
+    "      {% endfor %}"
+)
+LOG_GROUPS_TAG = "{% load game_log %}      {% log_groups_newest log kind sprite %}"
+
+
+def _played_logs(kind: str, players: int = 4, games: int = 2):
+    """The table's last 20 actions, as each seat (and a spectator) reads them, at every step of
+    a few games played at random — events logged as the move service logs them."""
+    engine = get_engine(kind)
+    names = {seat: f"<i>{seat}</i> & Co" for seat in range(players)}
+    for number in range(games):
+        rng = random.Random(f"log-{kind}-{number}")
+        state = engine.setup(engine.default_config(), players, seed=f"log-{kind}-{number}")
+        logged: list[GameEvent] = []
+        while not engine.is_over(state):
+            mover = engine.to_move(state)[0]
+            action = rng.choice(engine.legal_actions(state, mover))
+            state, events = engine.apply(state, mover, action)
+            logged.append(
+                GameEvent(
+                    seq=len(logged) + 1,
+                    seat=mover,
+                    by_clock=rng.random() < 0.1,
+                    public_events=[e for e in events if "private_to" not in e],
+                    private_events=[
+                        {**e, "at": i} for i, e in enumerate(events) if "private_to" in e
+                    ],
+                )
+            )
+            if len(logged) % 7:
+                continue  # every seventh move is enough to see every heading
+            recent = logged[-20:]
+            round_now = engine.view(state, None).get("round")
+            for viewer in [None, *range(players)]:
+                yield log_entries(recent, viewer, names=names, kind=kind, round_now=round_now)
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+@pytest.mark.parametrize("kind", ["napad", "colt"])
+def test_the_logs_headings_are_drawn_as_the_loop_drew_them(kind, language):
+    loop, tag = Template(LOG_GROUPS_LOOP), Template(LOG_GROUPS_TAG)
+    titles = set()
+    with translation.override(language):
+        for log in _played_logs(kind):
+            context = {"log": log, "kind": kind, "sprite": "/static/img/log-icons.svg?v=1&a"}
+            drawn = tag.render(Context(context))
+            assert drawn == loop.render(Context(context))
+            titles.update(group["title"] for group in log_groups(log, kind))
+    # Logs under several headings were drawn (rounds and phases), names escaped.
+    assert len(titles) > 3
+    assert "<i>" not in drawn
