@@ -31,18 +31,23 @@ NAV_TEMPLATE = "partials/nav.html"
 # The menu's entries (partials/nav.html): on one of these pages, the entry is marked.
 NAV_PAGES = ("home", "lobby", "league_list", "member_list", "rules_index")
 
-_DRAWN: dict[tuple, str] = {}
+# The menu's drawings and its pages' paths; each ``per_language`` block keeps its own.
+_DRAWN: dict[tuple, Any] = {}
+# Bumped by a settings change: every drawing made before it is stale.
+_generation = 0
 
 
 @receiver(setting_changed)
 def _settings_changed(**_kwargs: Any) -> None:
+    global _generation
+    _generation += 1
     _DRAWN.clear()
 
 
 def _key(*parts: Any) -> tuple:
     # What a drawing depends on besides the language: the URLs (a request's own urlconf, the
-    # script prefix the site is served under).
-    return (get_language(), get_script_prefix(), get_urlconf(), *parts)
+    # script prefix the site is served under) and the settings (their generation).
+    return (_generation, get_language(), get_script_prefix(), get_urlconf(), *parts)
 
 
 def _nav_paths() -> frozenset[str]:
@@ -54,20 +59,25 @@ def _nav_paths() -> frozenset[str]:
                 paths.add(reverse(name))
             except NoReverseMatch:
                 continue  # a menu entry the site does not route: the template leaves it out
-        _DRAWN[key] = frozenset(paths)  # type: ignore[assignment]
-    return _DRAWN[key]  # type: ignore[return-value]
+        _DRAWN[key] = frozenset(paths)
+    return _DRAWN[key]
 
 
 class PerLanguageNode(template.Node):
     def __init__(self, nodelist: template.NodeList):
         self.nodelist = nodelist
+        # Kept on the node, which lives as long as its compiled template: a template parsed
+        # again (a changed file in development, ``from_string``) starts with nothing.
+        self.drawn: dict[tuple, str] = {}
 
     def render(self, context: template.Context) -> str:
-        key = _key(id(self))
-        drawn = _DRAWN.get(key)
+        key = _key()
+        drawn = self.drawn.get(key)
         if drawn is None:
+            if any(k[0] != _generation for k in self.drawn):
+                self.drawn = {}  # drawn under older settings
             drawn = self.nodelist.render(context.new())
-            _DRAWN[key] = drawn
+            self.drawn[key] = drawn
         return drawn
 
 

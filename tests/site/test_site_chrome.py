@@ -95,3 +95,12 @@ def test_nothing_of_the_pages_context_is_drawn_inside():
 
     assert drawn.render({"secret": "alice's hand"}) == "[]"
     assert drawn.render({"secret": "bob's hand"}) == "[]"
+
+
+def test_each_block_draws_its_own_body_even_when_templates_come_and_go():
+    # A template parsed again (a changed file in development) must not find another's drawing.
+    for number in range(50):
+        drawn = engines["django"].from_string(
+            "{% load site_chrome %}{% per_language %}" + str(number) + "{% endper_language %}"
+        )
+        assert drawn.render({}) == str(number)
