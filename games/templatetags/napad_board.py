@@ -213,8 +213,8 @@ _NO_WAGONS = gettext_noop("No wagons on the train.")
 def napad_train_wagons(view: Any) -> SafeString:
     """The wagons still on the train, locomotive first: ``{% napad_train_wagons view %}``.
 
-    Drawn here rather than by a loop per wagon (up to nine, each a dozen values in the
-    template), as the loop drew it (tests/site/test_napad_seats.py); its cargoes said once."""
+    Drawn here rather than by a loop with a dozen lookups and filters per wagon, exactly as
+    the loop drew it (tests/site/test_napad_seats.py); its cargoes said once per train."""
     train = field(view, "train") or ()
     if not train:
         return mark_safe(  # noqa: S308 (a translated message, escaped)
