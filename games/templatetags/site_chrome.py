@@ -15,6 +15,7 @@ new release, which starts new processes; a test that changes the settings emptie
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -22,14 +23,13 @@ from django import template
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
+from django.urls import get_script_prefix, get_urlconf
 from django.utils.translation import get_language
 
 register = template.Library()
 
 NAV_TEMPLATE = "partials/nav.html"
-# The menu's entries (partials/nav.html): on one of these pages, the entry is marked.
-NAV_PAGES = ("home", "lobby", "league_list", "member_list", "rules_index")
+NAV_LINK = re.compile(r'<a href="([^"]+)"')
 
 # The menu's drawings and its pages' paths; each ``per_language`` block keeps its own.
 _DRAWN: dict[tuple, Any] = {}
@@ -50,16 +50,21 @@ def _key(*parts: Any) -> tuple:
     return (_generation, get_language(), get_script_prefix(), get_urlconf(), *parts)
 
 
+def _nav_drawn(marked: str) -> str:
+    key = _key("nav", marked)
+    drawn = _DRAWN.get(key)
+    if drawn is None:
+        # The template reads only ``request.path``: the marked entry's, or one matching none.
+        drawn = render_to_string(NAV_TEMPLATE, {"request": SimpleNamespace(path=marked)})
+        _DRAWN[key] = drawn
+    return drawn
+
+
 def _nav_paths() -> frozenset[str]:
+    # The menu's own links, read off its unmarked drawing: the template is the one list.
     key = _key("nav-paths")
     if key not in _DRAWN:
-        paths = set()
-        for name in NAV_PAGES:
-            try:
-                paths.add(reverse(name))
-            except NoReverseMatch:
-                continue  # a menu entry the site does not route: the template leaves it out
-        _DRAWN[key] = frozenset(paths)
+        _DRAWN[key] = frozenset(NAV_LINK.findall(_nav_drawn("")))
     return _DRAWN[key]
 
 
@@ -90,13 +95,5 @@ def per_language(parser: template.base.Parser, token: template.base.Token) -> Pe
 
 @register.simple_tag(takes_context=True)
 def site_nav(context: template.Context) -> str:
-    request = context.get("request")
-    path = getattr(request, "path", "")
-    marked = path if path in _nav_paths() else ""
-    key = _key("nav", marked)
-    drawn = _DRAWN.get(key)
-    if drawn is None:
-        # The template reads only ``request.path``: the marked entry's, or one matching none.
-        drawn = render_to_string(NAV_TEMPLATE, {"request": SimpleNamespace(path=marked)})
-        _DRAWN[key] = drawn
-    return drawn
+    path = getattr(context.get("request"), "path", "")
+    return _nav_drawn(path if path in _nav_paths() else "")

@@ -12,8 +12,8 @@ from django.conf import settings as django_settings
 from django.template import engines
 from django.urls import NoReverseMatch, reverse
 
-from games.templatetags.site_chrome import NAV_PAGES
-
+# The pages the menu links to (partials/nav.html), each marked when it is the one read.
+MENU_PAGES = ("home", "lobby", "league_list", "member_list", "rules_index")
 PRESSED = r'lang="([a-z-]+)"\s+class="language-switcher__option" aria-pressed="true">([^<]+)<'
 
 
@@ -34,7 +34,7 @@ def _marked(html: str) -> list[str]:
 
 def _nav_urls() -> list[str]:
     urls = []
-    for name in NAV_PAGES:
+    for name in MENU_PAGES:
         try:
             urls.append(reverse(name))
         except NoReverseMatch:
