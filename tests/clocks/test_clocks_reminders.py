@@ -221,6 +221,35 @@ def test_an_email_whose_sender_died_is_sent_by_a_later_sweep(
     assert ReminderSent.objects.get(game=game).email_sent_at is not None
 
 
+def test_an_email_sent_again_after_its_sender_died_is_the_same_message(
+    game, alice, bob, mailoutbox, monkeypatch, django_capture_on_commit_callbacks
+):
+    # The worker sent the email and died before marking it sent: a later sweep sends it
+    # again, with the same Message-ID, so the member's mailbox keeps one message.
+    from games.services.clocks import reminders, turns_sweep
+
+    def send_then_die(*args, **kwargs):
+        sent(*args, **kwargs)
+        raise SystemExit("killed")
+
+    sent = reminders.club_email_send
+    now = T0 + timedelta(hours=5)
+    with time_machine.travel(now, tick=False) as traveller:
+        monkeypatch.setattr(reminders, "club_email_send", send_then_die)
+        with pytest.raises(SystemExit), django_capture_on_commit_callbacks(execute=True):
+            turns_sweep(now=now)
+        monkeypatch.undo()
+        assert len(mailoutbox) == 1
+        assert ReminderSent.objects.get(game=game).email_sent_at is None
+        traveller.move_to(now + timedelta(minutes=6))
+        sweep(now + timedelta(minutes=6), django_capture_on_commit_callbacks)
+        sweep(now + timedelta(minutes=7), django_capture_on_commit_callbacks)
+    ledger = ReminderSent.objects.get(game=game)
+    assert ledger.email_sent_at is not None
+    first, again = (message.message()["Message-ID"] for message in mailoutbox)
+    assert first == again == f"<reminder.{ledger.pk}@127.0.0.1>"
+
+
 @pytest.mark.parametrize(
     ("language", "left", "expected"),
     [

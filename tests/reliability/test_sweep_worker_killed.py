@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
@@ -36,7 +37,11 @@ from reliakit import started_game
 
 from games.models import Game, GameEvent, Notification, ReminderSent, Seat, TurnClock
 from games.services.clocks import turns_sweep
-from games.services.clocks.reminders import EMAIL_CLAIM_LEASE, reminder_emails_retry
+from games.services.clocks.reminders import (
+    EMAIL_CLAIM_LEASE,
+    reminder_emails_retry,
+    stable_message_id,
+)
 from games.tasks import turns_sweep_task
 from napad_site.celery import app
 
@@ -201,17 +206,38 @@ def _assert_everything_applied_once(timeout_games, reminder_games, tmp_path: Pat
     per_game = Notification.objects.values("game", "kind").annotate(n=Count("pk"))
     assert {row["n"] for row in per_game} == {1}
 
-    # Emails: sent by the workers into their mail folder, at most once each. One whose
-    # worker died between claiming and sending waits for its claim to go stale; then the
-    # next sweep sends it, and only it.
-    sent_by_workers = sorted(tmp_path.glob("mail/*.log"))
-    messages = sum(path.read_text().count("\nSubject: ") for path in sent_by_workers)
-    sent_rows = ReminderSent.objects.filter(email_sent_at__isnull=False).count()
-    assert messages == sent_rows
-    # Only an email caught in the moment between its commit and its sending can be late.
-    assert messages >= REMINDER_GAMES - 1
+    # Emails: sent by the workers into their mail folder, each with its ledger row's own
+    # Message-ID. Sending and marking "sent" are two steps: a worker killed between them
+    # leaves a sent email unmarked, and its retry goes out again as the same message (the
+    # same Message-ID: one message in the member's mailbox). One killed between claiming and
+    # sending leaves it unsent until its claim goes stale; then the next sweep sends it.
+    rows = dict(ReminderSent.objects.filter(email_due=True).values_list("pk", "email_sent_at"))
+    assert len(rows) == REMINDER_GAMES
+    by_workers = Counter(
+        _message_ids("".join(path.read_text() for path in sorted(tmp_path.glob("mail/*.log"))))
+    )
+    assert set(by_workers) <= {stable_message_id("reminder", pk) for pk in rows}
+    for pk, sent_at in rows.items():
+        if sent_at is not None:
+            assert by_workers[stable_message_id("reminder", pk)] == 1, pk
+    # Only the one email a kill caught between its commit and its mark can be unmarked.
+    unmarked = [pk for pk, sent_at in rows.items() if sent_at is None]
+    assert len(unmarked) <= 1, unmarked
     mail.outbox.clear()
     with time_machine.travel(timezone.now() + EMAIL_CLAIM_LEASE + timedelta(seconds=1)):
         reminder_emails_retry(timezone.now())
-    assert messages + len(mail.outbox) == REMINDER_GAMES
-    assert ReminderSent.objects.filter(email_sent_at__isnull=True).count() == 0
+    retried = Counter(message.extra_headers["Message-ID"] for message in mail.outbox)
+    assert set(retried) == {stable_message_id("reminder", pk) for pk in unmarked}
+    assert set(by_workers) | set(retried) == {stable_message_id("reminder", pk) for pk in rows}
+    # ... and only that one can have gone out twice.
+    assert sum(count - 1 for count in (by_workers + retried).values()) <= len(unmarked)
+    assert ReminderSent.objects.filter(email_due=True, email_sent_at__isnull=True).count() == 0
+
+
+def _message_ids(mailbox: str) -> list[str]:
+    """The Message-ID header of every email in the file backend's mail logs."""
+    return [
+        line.split(":", 1)[1].strip()
+        for line in mailbox.splitlines()
+        if line.lower().startswith("message-id:")
+    ]

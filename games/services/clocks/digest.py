@@ -14,7 +14,6 @@ import zoneinfo
 from datetime import datetime
 
 from django.conf import settings
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.template.loader import render_to_string
@@ -26,7 +25,7 @@ from games.naming import seat_names
 
 from ..notifications import game_url
 from .leave import player_on_leave
-from .reminders import site_url, time_left_text
+from .reminders import club_email_send, site_url, stable_message_id, time_left_text
 
 logger = logging.getLogger(__name__)
 
@@ -97,7 +96,10 @@ def digest_send(player: Player, now: datetime) -> bool:
     try:
         with transaction.atomic():
             DigestSent.objects.create(player=player, day=local.date(), games=len(entries))
-            send_mail(subject, body, None, [player.user.email])
+            # A worker killed after the send and before the commit sends it again next hour:
+            # the same Message-ID makes that the same message.
+            message_id = stable_message_id("digest", player.pk, local.date().isoformat())
+            club_email_send(subject, body, player.user.email, message_id)
     except IntegrityError:
         return False
     except Exception:

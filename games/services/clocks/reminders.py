@@ -6,7 +6,10 @@ it on in (a push owed in the same transaction: games/services/push/).
 Exactly once: a step is *claimed* by a conditional UPDATE on the clock (``version`` and
 ``next_step`` unchanged, row count 1) and recorded in the unique ``ReminderSent`` ledger in the
 same transaction; the email is an outbox entry sent after the commit and marked sent, retried
-by a later sweep if the worker died before marking it.
+by a later sweep if the worker died before marking it. Sending and marking cannot be one
+atomic step, so a worker killed between the two sends that email again: it goes out with the
+same ``Message-ID`` (:func:`stable_message_id`), and mail stores keep one message per
+``Message-ID`` — the member reads it once.
 
 Never spam: a sweep that finds several steps due (a deferred or late sweep) sends only the
 latest one. Not while the member has the game open (``presence``). Not in their quiet hours:
@@ -19,9 +22,10 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
@@ -46,6 +50,19 @@ EMAIL_CLAIM_LEASE = timedelta(minutes=5)
 
 def site_url() -> str:
     return getattr(settings, "NAPAD_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+
+def stable_message_id(*parts: object) -> str:
+    """A ``Message-ID`` that names one email of the club for good (``<reminder.41@host>``):
+    the same whenever that email is sent again, so a resend is the same message, not a
+    second one."""
+    host = urlsplit(site_url()).hostname or "localhost"
+    return "<" + ".".join(str(part) for part in parts) + f"@{host}>"
+
+
+def club_email_send(subject: str, body: str, to: str, message_id: str) -> None:
+    """Send one email from the club with its stable ``Message-ID``."""
+    EmailMessage(subject, body, None, [to], headers={"Message-ID": message_id}).send()
 
 
 def turn_reminder_send(clock: TurnClock, now: datetime) -> str:
@@ -185,7 +202,7 @@ def reminder_email_send(ledger_id: int) -> bool:
         subject = render_to_string("email/turn_reminder_subject.txt", context).strip()
         body = render_to_string("email/turn_reminder.txt", context)
     try:
-        send_mail(subject, body, None, [player.user.email])
+        club_email_send(subject, body, player.user.email, stable_message_id("reminder", ledger_id))
     except Exception:
         # The claim goes stale and a later sweep retries; the move is never held up.
         logger.exception("reminder email %s failed", ledger_id)
