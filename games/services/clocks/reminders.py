@@ -8,8 +8,8 @@ Exactly once: a step is *claimed* by a conditional UPDATE on the clock (``versio
 same transaction; the email is an outbox entry sent after the commit and marked sent, retried
 by a later sweep if the worker died before marking it. Sending and marking cannot be one
 atomic step, so a worker killed between the two sends that email again: it goes out with the
-same ``Message-ID`` (:func:`stable_message_id`), and mail stores keep one message per
-``Message-ID`` — the member reads it once.
+same ``Message-ID`` (:func:`stable_message_id`): the same message again, not a new one (mail
+stores such as Gmail's keep one copy per ``Message-ID``).
 
 Never spam: a sweep that finds several steps due (a deferred or late sweep) sends only the
 latest one. Not while the member has the game open (``presence``). Not in their quiet hours:
