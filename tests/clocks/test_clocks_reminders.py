@@ -225,7 +225,7 @@ def test_an_email_sent_again_after_its_sender_died_is_the_same_message(
     game, alice, bob, mailoutbox, monkeypatch, django_capture_on_commit_callbacks
 ):
     # The worker sent the email and died before marking it sent: a later sweep sends it
-    # again, with the same Message-ID, so the member's mailbox keeps one message.
+    # again with the same Message-ID: the same message, not a new one.
     from games.services.clocks import reminders, turns_sweep
 
     def send_then_die(*args, **kwargs):

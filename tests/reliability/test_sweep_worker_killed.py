@@ -208,9 +208,9 @@ def _assert_everything_applied_once(timeout_games, reminder_games, tmp_path: Pat
 
     # Emails: sent by the workers into their mail folder, each with its ledger row's own
     # Message-ID. Sending and marking "sent" are two steps: a worker killed between them
-    # leaves a sent email unmarked, and its retry goes out again as the same message (the
-    # same Message-ID: one message in the member's mailbox). One killed between claiming and
-    # sending leaves it unsent until its claim goes stale; then the next sweep sends it.
+    # leaves a sent email unmarked, and its retry goes out again with the same Message-ID (the
+    # same message, not a new one). One killed between claiming and sending leaves it unsent
+    # until its claim goes stale; then the next sweep sends it.
     rows = dict(ReminderSent.objects.filter(email_due=True).values_list("pk", "email_sent_at"))
     assert len(rows) == REMINDER_GAMES
     by_workers = Counter(
