@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import copy
 import threading
+import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Generic, TypeVar
 
 from django.db import connections, router
@@ -51,6 +53,11 @@ class _Compiled:
     params: tuple[Any, ...]
     # slot name → the positions of its placeholder among ``params``
     positions: Mapping[str, tuple[int, ...]]
+    # Per connection: how each column's value is converted (a JSON field's text parsed, a
+    # SQLite date read). Django works this out again on every run from the selected columns,
+    # which never change here; the backend's converters belong to a connection, so each
+    # thread's connection gets its own.
+    converters: weakref.WeakKeyDictionary = field(default_factory=weakref.WeakKeyDictionary)
 
 
 class CompiledQuery(Generic[M]):
@@ -120,13 +127,24 @@ def _compile(queryset: QuerySet, placeholders: Mapping[str, int]) -> _Compiled:
     return _Compiled(queryset, compiler, sql, tuple(params), positions)
 
 
+def _converters_kept(compiled: _Compiled, compiler: Any, connection: Any, expressions) -> dict:
+    # Only ``results_iter`` asks, always for the same selected columns (the SQL is fixed).
+    kept = compiled.converters.get(connection)
+    if kept is None:
+        kept = compiled.converters[connection] = type(compiler).get_converters(
+            compiler, expressions
+        )
+    return kept
+
+
 def _bound_queryset(compiled: _Compiled, params: tuple[Any, ...]) -> QuerySet:
     """A fresh clone of the compiled queryset whose compiler answers with the kept SQL and
     these parameters, on this thread's connection (a compiler holds a connection, and each
     thread has its own)."""
     compiler = copy.copy(compiled.compiler)
-    compiler.connection = connections[compiled.queryset.db]
+    connection = compiler.connection = connections[compiled.queryset.db]
     compiler.as_sql = lambda *args, **kwargs: (compiled.sql, params)
+    compiler.get_converters = partial(_converters_kept, compiled, compiler, connection)
     queryset = compiled.queryset._chain()
     queryset.query.get_compiler = lambda *args, **kwargs: compiler
     return queryset

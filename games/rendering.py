@@ -30,6 +30,7 @@ from games.boards import CHOICE_MARKS, DECORATORS, action_key
 from games.catchup import CONTEXT_ACTIONS, SINCE_ACTIONS, catchup_build
 from games.engines import get_engine
 from games.gamelog import log_entries
+from games.kept_log import KEPT_EVENTS
 from games.models import Game
 from games.naming import seat_name
 from games.selectors import game_chat, game_events, game_recent_events, game_state
@@ -40,7 +41,9 @@ from games.wording import action_label, say
 
 __all__ = ["action_key"]  # re-exported for the API (games/api/games.py)
 
-LOG_LINES = 20
+# The log's last lines: as many as each move keeps on the game's row, so drawing them needs
+# no query of their own (games/kept_log.py).
+LOG_LINES = KEPT_EVENTS
 # Actions the live region reads out after a change (older ones: "…").
 ANNOUNCED_ACTIONS = 3
 CHART_CACHE_SECONDS = 7 * 24 * 3600
@@ -145,7 +148,8 @@ def _events_wanted(game: Game, since: int | None) -> int:
     """How many of the last events one page needs: the log's lines, or (with a "since your
     last visit" panel) the actions since then and a round's worth before — bounded either way,
     so a page costs the same early and late in a game."""
-    if since is None:
+    if since is None or since >= game.version:
+        # No panel (nothing happened since): the log's lines are all the page draws.
         return LOG_LINES
     wanted = game.version - since + CONTEXT_ACTIONS
     return max(LOG_LINES, min(wanted, SINCE_ACTIONS + CONTEXT_ACTIONS))

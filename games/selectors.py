@@ -30,6 +30,13 @@ from django.utils import timezone
 
 from games.compiled import CompiledQuery
 from games.engines import get_engine
+from games.kept_log import (
+    KEPT_EVENTS,
+    KeptEvent,
+    kept_events_current,
+    kept_events_of,
+    kept_events_read,
+)
 from games.models import (
     ChatMessage,
     DeadlineExtension,
@@ -48,6 +55,8 @@ from games.models import (
 )
 
 LOBBY_LIMIT = 50
+# What a list of tables never shows: the engine's state, its config and the log's kept lines.
+LIST_DEFERRED = ("state", "config", "recent_events")
 CHAT_LINES = 30
 HOME_FINISHED = 5
 
@@ -403,7 +412,7 @@ def lobby_my_games(user: AbstractBaseUser) -> list[Game]:
     queryset = Game.objects.filter(
         status__in=[Game.Status.OPEN, Game.Status.RUNNING],
         pk__in=Seat.objects.filter(player=player).values("game_id"),
-    ).defer("state", "config")
+    ).defer(*LIST_DEFERRED)
     games = list(_with_seats(queryset)[:LOBBY_LIMIT])
     for game in games:
         mine = next(s for s in game.seats.all() if s.player_id == player.pk)
@@ -443,7 +452,7 @@ def home_games(user: AbstractBaseUser) -> dict[str, list[Game]]:
                 status=Game.Status.FINISHED,
                 pk__in=Seat.objects.filter(player=player).values("game_id"),
             )
-            .defer("state", "config")
+            .defer(*LIST_DEFERRED)
             .order_by("-finished_at")
         )
         for game in _with_seats(queryset)[:HOME_FINISHED]:
@@ -460,7 +469,7 @@ def lobby_finished_games(user: AbstractBaseUser) -> list[Game]:
         visible |= Q(pk__in=Seat.objects.filter(player=player).values("game_id"))
     queryset = (
         Game.objects.filter(visible, status=Game.Status.FINISHED)
-        .defer("state", "config")
+        .defer(*LIST_DEFERRED)
         .order_by("-finished_at")
     )
     return list(_with_seats(queryset)[:LOBBY_LIMIT])
@@ -488,16 +497,37 @@ RECENT_EVENTS = CompiledQuery(GameEvent, _recent_events, "game_id", keyed=True)
 CHAT_LINES_QUERY = CompiledQuery(ChatMessage, _chat_lines, "game_id", keyed=True)
 
 
-def game_recent_events(game: Game, *, limit: int) -> list[GameEvent]:
-    """The last ``limit`` events, oldest first (one query whatever the game's length, once per
-    copy of the game)."""
+def game_recent_events(game: Game, *, limit: int) -> list[GameEvent | KeptEvent]:
+    """The last ``limit`` events, oldest first: from the copy on the game's row when it is
+    current and long enough (games/kept_log.py), otherwise one query whatever the game's
+    length; once per copy of the game."""
 
-    def read() -> list[GameEvent]:
-        recent = RECENT_EVENTS.run(game_id=game.pk, key=limit)
-        recent.reverse()
-        return recent
+    def read() -> list[GameEvent | KeptEvent]:
+        # From __dict__: a copy read without the column (deferred) must not load it.
+        kept = kept_events_read(game.pk, game.__dict__.get("recent_events"), game.version, limit)
+        if kept is not None:
+            return kept
+        return _events_last(game.pk, limit)
 
     return read_once(game, ("recent_events", limit), read)
+
+
+def _events_last(game_id: int, limit: int) -> list[GameEvent]:
+    recent = RECENT_EVENTS.run(game_id=game_id, key=limit)
+    recent.reverse()
+    return recent
+
+
+def game_kept_events(game: Game) -> list[dict[str, Any]]:
+    """The copy of the log's last lines that this copy of the game, at its version, should
+    carry: its own when current, else built from the events (one query: a game saved before
+    the copy existed, or whose events were written some other way)."""
+    kept = game.__dict__.get("recent_events")
+    if game.version == 0:
+        return []
+    if kept_events_current(kept, game.version):
+        return kept
+    return kept_events_of(_events_last(game.pk, KEPT_EVENTS))
 
 
 def game_chat(game: Game, *, limit: int = CHAT_LINES) -> list[ChatMessage]:

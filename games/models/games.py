@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .rulesets import Ruleset
@@ -55,6 +56,10 @@ class Game(models.Model):
     # The seats that must act now (engine.to_move), kept beside the state so the lobby can put
     # "my turn" first without loading every game's state.
     to_move = models.JSONField(default=list, blank=True)
+    # The log's last lines, written by each move with its state (games/kept_log.py): the page,
+    # its fragment, every push and the move's answer read them with the game, not in a query
+    # of their own. A copy: the events table is the record. Holds private events, like state.
+    recent_events = models.JSONField(default=list, blank=True, editable=False)
     abort_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -132,7 +137,9 @@ class GameEvent(models.Model):
     public_events = models.JSONField(default=list)
     private_events = models.JSONField(default=list)
     by_clock = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    # A move gives its own time (the moment its deadline counts from, and the time the
+    # game's kept copy of the log shows: games/kept_log.py); anything else, now.
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["game", "seq"]

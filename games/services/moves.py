@@ -31,9 +31,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines import IllegalAction, get_engine
+from games.kept_log import kept_events_after_move
 from games.models import Game, GameEvent
 from games.parsing import strict_int
-from games.selectors import game_locked_for_move, game_seats_attach, game_state_remember
+from games.selectors import (
+    game_kept_events,
+    game_locked_for_move,
+    game_seats_attach,
+    game_state_remember,
+)
 from games.wording import error_text
 
 from .followups import auto_move_due, auto_move_settled
@@ -185,13 +191,7 @@ def _move_play(
     }
     if over:
         changes.update(status=Game.Status.FINISHED, finished_at=now, results_due_at=now)
-    updated = Game.objects.filter(pk=game.pk, version=game.version).update(**changes)
-    if not updated:
-        # Another writer saved first (possible only where the row lock is not real: SQLite).
-        raise _MoveRefused(
-            _("The game moved on since your page was drawn; here is the table as it is now.")
-        )
-    GameEvent.objects.create(
+    logged = GameEvent(
         game=game,
         seq=version,
         seat=seat.position,
@@ -200,7 +200,17 @@ def _move_play(
         # "at": where the event stood among all of them, so the log can put it back there.
         private_events=[{**e, "at": i} for i, e in enumerate(events) if "private_to" in e],
         by_clock=by_clock,
+        created_at=now,
     )
+    # The log's last lines ride on the row (games/kept_log.py): pages read them with the game.
+    changes["recent_events"] = kept_events_after_move(game_kept_events(game), logged)
+    updated = Game.objects.filter(pk=game.pk, version=game.version).update(**changes)
+    if not updated:
+        # Another writer saved first (possible only where the row lock is not real: SQLite).
+        raise _MoveRefused(
+            _("The game moved on since your page was drawn; here is the table as it is now.")
+        )
+    logged.save(force_insert=True)
     for name, value in changes.items():
         setattr(game, name, value)
     # The answer to the move is drawn from this game: its state is already parsed.

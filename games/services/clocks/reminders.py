@@ -229,7 +229,7 @@ def _due_clocks(now: datetime):
         TurnClock.objects.filter(next_reminder_at__lte=now)
         .select_related("game")
         # The engine state is not needed to remind anyone: do not load it.
-        .defer("game__state", "game__config")
+        .defer("game__state", "game__config", "game__recent_events")
         .order_by("next_reminder_at")
     )
 

@@ -168,7 +168,7 @@ def push_message_send(message_id: int, now: datetime | None = None) -> str:
         return "taken"
     message = (
         PushMessage.objects.select_related("player__user", "game")
-        .defer("game__state", "game__config")
+        .defer("game__state", "game__config", "game__recent_events")
         .get(pk=message_id)
     )
     hold = _hold(message, now)

@@ -1,0 +1,92 @@
+"""The log's last lines kept on the game's own row (``Game.recent_events``).
+
+Every page, HTMX fragment, socket push and move answer shows the log's last ``KEPT_EVENTS``
+actions. Reading them from ``GameEvent`` cost a query of their own on each of those requests;
+the game's row is read anyway, so each move also writes the last lines there, in the same
+UPDATE that saves its state (games/services/moves.py).
+
+The events table stays the record: a kept copy is used only when it provably ends at the
+game's own version and reaches back far enough (``kept_events_read``); anything else (a game
+saved before this column existed, an event written some other way, a page that wants more
+lines) reads ``GameEvent`` as before. Like ``Game.state``, the copy holds private events and
+never reaches a template as it is: the log shows each viewer only what is theirs
+(games/gamelog.py). The action as submitted is not kept (it may hold a face-down card).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+# The game page's log (games/rendering.py LOG_LINES): every request that draws it finds its
+# lines on the row.
+KEPT_EVENTS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class KeptEvent:
+    """What the log and "since your last visit" read of a ``GameEvent`` (same names)."""
+
+    game_id: int
+    seq: int
+    seat: int | None
+    public_events: list[dict[str, Any]]
+    private_events: list[dict[str, Any]]
+    by_clock: bool
+    created_at: datetime
+
+
+def kept_events_after_move(kept: list[dict[str, Any]], event: Any) -> list[dict[str, Any]]:
+    """The row's new copy once ``event`` (the ``GameEvent`` just written) follows ``kept``,
+    the copy that ended at the version before it (callers check that first)."""
+    entry = {
+        "seq": event.seq,
+        "seat": event.seat,
+        "public": event.public_events,
+        "private": event.private_events,
+        "by_clock": event.by_clock,
+        "at": event.created_at.isoformat(),
+    }
+    return [*kept, entry][-KEPT_EVENTS:]
+
+
+def kept_events_of(events: list[Any]) -> list[dict[str, Any]]:
+    """A fresh copy from ``GameEvent`` rows (the last ones, oldest first)."""
+    kept: list[dict[str, Any]] = []
+    for event in events[-KEPT_EVENTS:]:
+        kept = kept_events_after_move(kept, event)
+    return kept
+
+
+def kept_events_current(kept: Any, version: int) -> bool:
+    """Whether ``kept`` ends at ``version`` and holds every event up to it (or the last
+    ``KEPT_EVENTS``): a move may append to it, a read may use it."""
+    if not isinstance(kept, list) or not kept or version < 1:
+        return False
+    if kept[-1].get("seq") != version:
+        return False
+    return len(kept) >= min(version, KEPT_EVENTS) and kept[0].get("seq") == version - len(kept) + 1
+
+
+def kept_events_read(game_id: int, kept: Any, version: int, limit: int) -> list[KeptEvent] | None:
+    """The last ``limit`` events from the row's copy, oldest first, or ``None`` when the copy
+    cannot answer (not current, or ``limit`` reaches further back than it holds)."""
+    if limit < 1:
+        return []
+    if not kept_events_current(kept, version):
+        return None
+    if limit > len(kept) and kept[0]["seq"] != 1:
+        return None
+    return [
+        KeptEvent(
+            game_id=game_id,
+            seq=entry["seq"],
+            seat=entry["seat"],
+            public_events=entry["public"],
+            private_events=entry["private"],
+            by_clock=entry["by_clock"],
+            created_at=datetime.fromisoformat(entry["at"]),
+        )
+        for entry in kept[-limit:]
+    ]

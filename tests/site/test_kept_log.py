@@ -1,0 +1,119 @@
+"""The log's last lines kept on the game's row (games/kept_log.py): every viewer reads the same
+log from the copy as from the events table, without a query for it; a copy that is missing or
+stale is never trusted, and the next move mends it."""
+
+from __future__ import annotations
+
+import importlib
+from datetime import timedelta
+
+import pytest
+from django.apps import apps
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from playkit import member_client, napad_game, play_one
+
+from games.kept_log import KEPT_EVENTS, kept_events_current, kept_events_of
+from games.models import Game, GameEvent, Ruleset
+from games.services import play
+from games.services.rulesets import rulesets_install_defaults
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _colt_time_machine_game(alice, bob) -> Game:
+    rulesets_install_defaults()
+    game = play.game_create(
+        creator=alice,
+        ruleset=Ruleset.objects.get(slug="colt-express-time-machine"),
+        seats=2,
+        turn_time_limit=timedelta(hours=1),
+    )
+    play.seat_join(game_id=game.pk, user=bob)
+    return play.game_start(game_id=game.pk, user=alice)
+
+
+def _log_and_announcement(client, game: Game) -> tuple[str, list[str]]:
+    """The fragment's log box and live region (no CSRF token in them), and the SQL it ran."""
+    with CaptureQueriesContext(connection) as queries:
+        html = client.get(f"/games/{game.pk}/", **HTMX).content.decode()
+    return html[html.index('id="game-log-box"') :], [q["sql"] for q in queries.captured_queries]
+
+
+def _reads_events(sql: list[str]) -> bool:
+    return any('FROM "games_gameevent"' in statement for statement in sql)
+
+
+def _last_events(game: Game) -> list[GameEvent]:
+    events = list(GameEvent.objects.filter(game=game).order_by("-seq")[:KEPT_EVENTS])
+    events.reverse()
+    return events
+
+
+@pytest.mark.parametrize("kind", ["napad", "colt"])
+def test_each_viewer_reads_the_same_log_from_the_copy_as_from_the_events(
+    kind, alice, bob, charlie
+):
+    users = [alice, bob]
+    game = napad_game(alice, bob) if kind == "napad" else _colt_time_machine_game(alice, bob)
+    # Past the copy's length, so it has dropped its first lines.
+    for _ in range(KEPT_EVENTS + 5):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            break
+        assert play_one(game, users).ok
+    game.refresh_from_db()
+    assert game.version > KEPT_EVENTS
+    assert game.recent_events == kept_events_of(_last_events(game))
+    # Each seat sees its own private lines, the spectator only the public ones.
+    viewers = {user.username: member_client(user) for user in (alice, bob, charlie)}
+    from_copy = {}
+    for name, client in viewers.items():
+        from_copy[name], sql = _log_and_announcement(client, game)
+        assert not _reads_events(sql), f"{name}'s fragment read the events table"
+    Game.objects.filter(pk=game.pk).update(recent_events=[])
+    for name, client in viewers.items():
+        from_events, sql = _log_and_announcement(client, game)
+        assert _reads_events(sql)
+        assert from_events == from_copy[name], name
+
+
+def test_a_stale_copy_is_never_trusted_and_the_next_move_mends_it(alice, bob):
+    users = [alice, bob]
+    game = napad_game(alice, bob)
+    for _ in range(KEPT_EVENTS + 2):
+        assert play_one(game, users).ok
+    game.refresh_from_db()
+    copy_before_last_move = game.recent_events
+    assert play_one(game, users).ok
+    game.refresh_from_db()
+    client = member_client(alice)
+    current, sql = _log_and_announcement(client, game)
+    assert not _reads_events(sql)
+    # A whole copy, but one move behind the game (as if that move's event had been written
+    # some other way): the log still shows that move, read from the events.
+    Game.objects.filter(pk=game.pk).update(recent_events=copy_before_last_move)
+    stale, sql = _log_and_announcement(client, game)
+    assert _reads_events(sql)
+    assert stale == current
+    assert play_one(game, users).ok
+    game.refresh_from_db()
+    assert kept_events_current(game.recent_events, game.version)
+    assert game.recent_events == kept_events_of(_last_events(game))
+
+
+def test_the_migration_copies_the_last_lines_of_games_already_played(alice, bob):
+    users = [alice, bob]
+    game = napad_game(alice, bob)
+    for _ in range(KEPT_EVENTS + 2):
+        assert play_one(game, users).ok
+    game.refresh_from_db()
+    expected = game.recent_events
+    Game.objects.filter(pk=game.pk).update(recent_events=[])
+    migration = importlib.import_module("games.migrations.0016_game_recent_events")
+    migration.recent_events_copy(apps, None)
+    game.refresh_from_db()
+    assert game.recent_events == expected
+    assert kept_events_current(game.recent_events, game.version)
