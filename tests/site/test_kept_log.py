@@ -53,9 +53,7 @@ def _last_events(game: Game) -> list[GameEvent]:
 
 
 @pytest.mark.parametrize("kind", ["napad", "colt"])
-def test_each_viewer_reads_the_same_log_from_the_copy_as_from_the_events(
-    kind, alice, bob, charlie
-):
+def test_each_viewer_reads_the_same_log_from_the_copy_as_from_the_events(kind, alice, bob, charlie):
     users = [alice, bob]
     game = napad_game(alice, bob) if kind == "napad" else _colt_time_machine_game(alice, bob)
     # Past the copy's length, so it has dropped its first lines.

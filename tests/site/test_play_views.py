@@ -215,8 +215,9 @@ def test_the_page_fragment_for_htmx(alice, bob):
 # (games/selectors.py read_once; it was two).
 # 7 for the table, 3 for the clock panel, 2 for "since your last visit" (the member's visit is
 # read with the game and written when the table moved on; its events are read when the panel
-# reaches further back than the log's kept lines). A move adds nothing for it. The ratings' expected places and the league fixture come
-# with the game's and seats' queries (they were 2 more). The clock panel's 3 are a bound: the
+# reaches further back than the log's kept lines). A move adds nothing for it. The ratings'
+# expected places and the league fixture come with the game's and seats' queries (they were
+# 2 more). The clock panel's 3 are a bound: the
 # game's query (and on a move, the query checking the game did not move on) says whether there
 # is any leave, notice, "+24 h" or standing order, and a table with none reads none of them —
 # most tables (QUIET_PAGE_QUERIES, QUIET_MOVE_QUERIES). On a move the locked read of the game
