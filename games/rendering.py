@@ -23,6 +23,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -49,8 +50,9 @@ ANNOUNCED_ACTIONS = 3
 CHART_CACHE_SECONDS = 7 * 24 * 3600
 LIVE_TEMPLATE = "games/game_detail.html#live"
 CHAT_TEMPLATE = "games/game_detail.html#chat"
-ANNOUNCE_TEMPLATE = "games/game_detail.html#announce"
 SINCE_TEMPLATE = "games/game_detail.html#since"
+# The page's live region (templates/base.html), refilled by each answer and push.
+ANNOUNCE_MARKUP = '<div id="live-region" hx-swap-oob="innerHTML">{}</div>'
 
 
 def duration_text(duration: timedelta) -> str:
@@ -300,7 +302,9 @@ def render_game_live(
     if request is None:
         context["user"] = user
     html = render_to_string(LIVE_TEMPLATE, context, request=request)
-    return html + render_to_string(ANNOUNCE_TEMPLATE, context, request=request)
+    # The live region's words, drawn here: a template of its own would cost a second
+    # render (its context processors again) on every answer and push for one escaped value.
+    return html + format_html(ANNOUNCE_MARKUP, context["announcement"])
 
 
 def render_since_closed() -> str:

@@ -14,7 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from .routing import websocket_urlpatterns  # noqa: E402
-from .startup import static_files_ready  # noqa: E402
+from .startup import heap_settled, static_files_ready  # noqa: E402
 
 # A release whose static files were not collected stops here, saying what to run.
 static_files_ready()
@@ -27,3 +27,4 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+heap_settled()

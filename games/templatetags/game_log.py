@@ -9,12 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.formats import localize
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from games.gamelog import log_groups
-from games.templatetags.escaping import escaped
+from games.templatetags.escaping import escaped, localized
 
 register = template.Library()
 
@@ -56,7 +55,7 @@ def log_group_lines(entries: list[dict[str, Any]], sprite: str) -> SafeString:
     out_of_time = None
     drawn = []
     for entry in entries:
-        seq = escaped(localize(entry["seq"]))
+        seq = escaped(localized(entry["seq"]))
         for number, line in enumerate(entry["lines"]):
             clock = ""
             if entry["by_clock"] and number == 0:

@@ -180,3 +180,26 @@ def test_the_web_refuses_to_start_until_the_static_files_are_collected(tmp_path,
     stale = run_python(start, {}, tmp_path)
     assert stale.returncode != 0
     assert "1 missing, e.g. css/club.css" in stale.stderr
+
+
+HEAP_PROBE = (
+    "import gc, sys, {entry_point}; "
+    "print(gc.get_freeze_count(), len(gc.get_objects()), 'games.views.play' in sys.modules)"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry_point", ["napad_site.wsgi", "napad_site.asgi"])
+def test_a_started_web_process_keeps_its_startup_heap_out_of_garbage_collection(
+    tmp_path, entry_point
+):
+    # Everything the start built (Django, the apps, every view through the URL configuration)
+    # is frozen, so Python's full collections, which otherwise walk all of it in the middle
+    # of some member's request (napad_site/startup.py), walk only what came after.
+    assert run_python(COLLECT, {}, tmp_path).returncode == 0
+    done = run_python(HEAP_PROBE.format(entry_point=entry_point), {}, tmp_path)
+    assert done.returncode == 0, done.stderr
+    frozen, tracked, views_imported = done.stdout.split()
+    assert int(frozen) > 50_000
+    assert int(tracked) < int(frozen) // 100
+    assert views_imported == "True"
