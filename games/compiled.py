@@ -18,6 +18,10 @@ Only values that Django passes to the database as parameters can be slots (a fil
 an annotation's filter, a date): a value compiled into the SQL text (``LIMIT``, a column
 name) must be a constant of the queryset, and ``build`` must not depend on anything else
 that changes.
+
+``read_together`` runs a one-row query and another query's rows as one statement on
+PostgreSQL (a game and its seats: every page, fragment, push and move reads both), each
+part turned into models by its own compiler as if it had run alone.
 """
 
 from __future__ import annotations
@@ -87,6 +91,12 @@ class CompiledQuery(Generic[M]):
         self._lock = threading.Lock()
 
     def run(self, *, key: Any = None, **values: Any) -> list[M]:
+        compiled, params = self._bound(key, values)
+        return list(_bound_queryset(compiled, params))
+
+    def _bound(self, key: Any, values: Mapping[str, Any]) -> tuple[_Compiled, tuple[Any, ...]]:
+        """The compilation for this key on the routed database, and its parameters with
+        ``values`` put in their slots."""
         if set(values) != set(self._slots):
             raise TypeError(f"run() takes exactly {self._slots}, got {tuple(values)}")
         alias = self._route(self._model)
@@ -95,7 +105,7 @@ class CompiledQuery(Generic[M]):
         for name, positions in compiled.positions.items():
             for position in positions:
                 params[position] = values[name]
-        return list(_bound_queryset(compiled, tuple(params)))
+        return compiled, tuple(params)
 
     def _compiled_for(self, cache_key: tuple[str, str, Any], alias: str) -> _Compiled:
         # Keyed by the vendor too: the bench (and a test) may point an alias elsewhere.
@@ -137,14 +147,80 @@ def _converters_kept(compiled: _Compiled, compiler: Any, connection: Any, expres
     return kept
 
 
-def _bound_queryset(compiled: _Compiled, params: tuple[Any, ...]) -> QuerySet:
+def _bound_queryset(
+    compiled: _Compiled, params: tuple[Any, ...], rows: list[tuple] | None = None
+) -> QuerySet:
     """A fresh clone of the compiled queryset whose compiler answers with the kept SQL and
     these parameters, on this thread's connection (a compiler holds a connection, and each
-    thread has its own)."""
+    thread has its own). ``rows``: already fetched (``read_together``), only to be turned
+    into models."""
     compiler = copy.copy(compiled.compiler)
     connection = compiler.connection = connections[compiled.queryset.db]
     compiler.as_sql = lambda *args, **kwargs: (compiled.sql, params)
     compiler.get_converters = partial(_converters_kept, compiled, compiler, connection)
+    if rows is not None:
+        # What execute_sql returns for a list: an iterable of fetched chunks.
+        compiler.execute_sql = lambda *args, **kwargs: [rows]
     queryset = compiled.queryset._chain()
     queryset.query.get_compiler = lambda *args, **kwargs: compiler
     return queryset
+
+
+# One statement for both: every row is the one row's columns, then one of the other query's
+# rows (or NULLs when it has none). PostgreSQL allows the repeated column names ("id") of a
+# derived table as long as nothing refers to them by name, and nothing does: the rows are
+# split by position. The second query's order is not kept through the join; its rows come
+# back in the order of ``order_by``.
+_TOGETHER = (
+    "SELECT * FROM (SELECT *, 1 AS nth FROM ({}) AS one_) AS one_row FULL JOIN"
+    " (SELECT *, row_number() OVER () AS nth FROM ({}) AS rows_) AS its_rows"
+    " ON its_rows.nth = one_row.nth"
+)
+_together_sql: dict[tuple[str, str], str] = {}
+
+
+def read_together(
+    one: CompiledQuery[Any],
+    rows: CompiledQuery[M],
+    *,
+    one_values: Mapping[str, Any],
+    rows_values: Mapping[str, Any],
+    one_key: Any = None,
+    rows_key: Any = None,
+    order_by: Callable[[M], Any],
+) -> tuple[Any | None, list[M]]:
+    """``one``'s row (``None`` when it finds none) and ``rows``' rows, as their own runs would
+    return them — in one statement on PostgreSQL, where each query's round trip and its
+    driver's work cost more than the join (measured: the game and its seats); elsewhere
+    (SQLite, in-process) one run after the other. ``rows``' values must not depend on
+    ``one``'s answer: both are asked at once. Found nothing for ``one``: ``rows`` is empty."""
+    one_compiled, one_params = one._bound(one_key, one_values)
+    rows_compiled, rows_params = rows._bound(rows_key, rows_values)
+    alias = one_compiled.queryset.db
+    if connections[alias].vendor != "postgresql" or rows_compiled.queryset.db != alias:
+        found = list(_bound_queryset(one_compiled, one_params))
+        if not found:
+            return None, []
+        return found[0], list(_bound_queryset(rows_compiled, rows_params))
+    sql_key = (one_compiled.sql, rows_compiled.sql)
+    sql = _together_sql.get(sql_key)
+    if sql is None:
+        sql = _together_sql[sql_key] = _TOGETHER.format(one_compiled.sql, rows_compiled.sql)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, one_params + rows_params)
+        fetched = cursor.fetchall()
+    if not fetched:
+        return None, []
+    width = one_compiled.compiler.col_count
+    if len(fetched[0]) != width + rows_compiled.compiler.col_count + 2:
+        # A query selecting more than its models' columns (an ordering not among them)
+        # cannot be split by position.
+        raise RuntimeError(f"read_together: {len(fetched[0])} columns, not the two queries'")
+    first = next((row for row in fetched if row[width] == 1), None)
+    if first is None:
+        return None, []
+    found = list(_bound_queryset(one_compiled, one_params, [first[:width]]))
+    parts = [row[width + 1 : -1] for row in fetched if row[-1] is not None]
+    children = list(_bound_queryset(rows_compiled, rows_params, parts))
+    children.sort(key=order_by)
+    return (found[0] if found else None), children

@@ -28,7 +28,7 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from games.compiled import CompiledQuery
+from games.compiled import CompiledQuery, read_together
 from games.engines import get_engine
 from games.kept_log import (
     KEPT_EVENTS,
@@ -206,9 +206,10 @@ def _seats_of(*, game_id: int) -> QuerySet[Seat]:
     return _seats_with_players().filter(game_id=game_id)
 
 
-def _seats_rated(*, game_id: int, key: str) -> QuerySet[Seat]:
-    # key: the game's kind, whose ratings the header shows.
-    ratings = Rating.objects.filter(player_id=OuterRef("player_id"), kind=key)
+def _seats_rated(*, game_id: int) -> QuerySet[Seat]:
+    # Of the game's kind, whose ratings the header shows: asked of the seat's game, so the
+    # seats need not wait for the game's row (they are read with it, ``read_together``).
+    ratings = Rating.objects.filter(player_id=OuterRef("player_id"), kind=OuterRef("game__kind"))
     return _seats_of(game_id=game_id).annotate(
         rating_mu=Subquery(ratings.values("mu")[:1]),
         rating_sigma=Subquery(ratings.values("sigma")[:1]),
@@ -237,7 +238,7 @@ GAME_FOR_TABLE = CompiledQuery(Game, _game_for_table, "game_id", keyed=True)
 GAME_FOR_PAGE = CompiledQuery(Game, _game_for_page, "game_id", keyed=True)
 GAME_FOR_VISITOR = CompiledQuery(Game, _game_for_visitor, "game_id", "player_id", keyed=True)
 SEATS = CompiledQuery(Seat, _seats_of, "game_id")
-SEATS_RATED = CompiledQuery(Seat, _seats_rated, "game_id", keyed=True)
+SEATS_RATED = CompiledQuery(Seat, _seats_rated, "game_id")
 SEATS_WITH_PUSH = CompiledQuery(Seat, _seats_with_push, "game_id")
 GAME_UNCHANGED = CompiledQuery(Game, _game_unchanged, "game_id", "version", keyed=True)
 
@@ -260,8 +261,9 @@ def _seats_keep(game: Game, seats: list[Seat]) -> list[Seat]:
 def game_with_seats(
     game_id: int, *, visit_of: Player | None = None, page: bool = False
 ) -> Game | None:
-    """The game, its ruleset and its seats (with players) in two queries, knowing whether the
-    clock panel has anything to read (``_clock_hints``).
+    """The game, its ruleset and its seats (with players) in one statement on PostgreSQL (two
+    queries elsewhere: ``read_together``), knowing whether the clock panel has anything to
+    read (``_clock_hints``).
 
     With ``visit_of``, the same query also reads that member's ``TableVisit`` (as
     ``game.visit_seen`` / ``game.visit_since``, None before their first visit): the game page
@@ -270,42 +272,59 @@ def game_with_seats(
     (``game.fixture``), and each seat's rating in this game (``seat.rating_mu`` /
     ``seat.rating_sigma``, None when unrated; games/selectors_leagues.py)."""
     leave_from = _leave_from()
+    values: dict[str, int] = {"game_id": game_id}
     if visit_of is not None:
-        found = GAME_FOR_VISITOR.run(game_id=game_id, player_id=visit_of.pk, key=leave_from)
-    elif page:
-        found = GAME_FOR_PAGE.run(game_id=game_id, key=leave_from)
+        query = GAME_FOR_VISITOR
+        values["player_id"] = visit_of.pk
     else:
-        found = GAME_FOR_TABLE.run(game_id=game_id, key=leave_from)
-    if not found:
+        query = GAME_FOR_PAGE if page else GAME_FOR_TABLE
+    game, seats = read_together(
+        query,
+        SEATS_RATED if page else SEATS,
+        one_values=values,
+        one_key=leave_from,
+        rows_values={"game_id": game_id},
+        order_by=_by_position,
+    )
+    if game is None:
         return None
-    game = found[0]
-    if page:
-        # The ratings are of the game's kind, known once the game is read: the seats are
-        # fetched after it (still one query).
-        _seats_keep(game, SEATS_RATED.run(game_id=game.pk, key=game.kind))
-    else:
-        _seats_keep(game, SEATS.run(game_id=game.pk))
+    _seats_keep(game, seats)
     _clock_hints_keep(game, leave_from)
     return game
 
 
+def _by_position(seat: Seat) -> int:
+    return seat.position
+
+
 def game_locked_for_move(game_id: int) -> Game | None:
     """The game, its row locked until the transaction ends (PostgreSQL; SQLite has no row
-    locks, and the move's save is guarded by its version instead), knowing whether the clock
-    panel and the turn clock have anything to read (``_clock_hints``): a move at a table with
-    nobody on leave then reads no leave."""
+    locks, and the move's save is guarded by its version instead), with its seats in
+    ``game.seats.all()`` — read with it in one statement on PostgreSQL (``read_together``) —,
+    each seat saying whether its member turned Web Push on anywhere (``seat.push_devices``,
+    for the move's "your turn"). It knows whether the clock panel and the turn clock have
+    anything to read (``_clock_hints``): a move at a table with nobody on leave reads no
+    leave."""
     leave_from = _leave_from()
-    found = GAME_LOCKED.run(game_id=game_id, key=leave_from)
-    if not found:
+    game, seats = read_together(
+        GAME_LOCKED,
+        SEATS_WITH_PUSH,
+        one_values={"game_id": game_id},
+        one_key=leave_from,
+        rows_values={"game_id": game_id},
+        order_by=_by_position,
+    )
+    if game is None:
         return None
-    _clock_hints_keep(found[0], leave_from)
-    return found[0]
+    _seats_keep(game, seats)
+    _clock_hints_keep(game, leave_from)
+    return game
 
 
 def game_seats_attach(game: Game) -> list[Seat]:
     """Load the game's seats (with players, by position) into ``game.seats.all()``, as
-    ``game_with_seats`` does, and return them: one query. Each seat also says whether its
-    member turned Web Push on anywhere (``seat.push_devices``, for the move's "your turn")."""
+    ``game_locked_for_move`` does, and return them: one query. Each seat also says whether
+    its member turned Web Push on anywhere (``seat.push_devices``)."""
     return _seats_keep(game, SEATS_WITH_PUSH.run(game_id=game.pk))
 
 

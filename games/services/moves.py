@@ -37,7 +37,6 @@ from games.parsing import strict_int
 from games.selectors import (
     game_kept_events,
     game_locked_for_move,
-    game_seats_attach,
     game_state_remember,
 )
 from games.wording import error_text
@@ -146,8 +145,8 @@ def _move_play(
         raise _MoveRefused(
             _("The game moved on since your page was drawn; here is the table as it is now.")
         )
-    # Kept on the game (``game.seats.all()``): the move's answer is drawn from this game.
-    seats = game_seats_attach(game)
+    # Read with the game and kept on it: the move's answer is drawn from this game.
+    seats = list(game.seats.all())
     if user is not None:
         mine = [s for s in seats if s.player is not None and s.player.user_id == user.pk]
         if not mine:

@@ -85,7 +85,7 @@ def turn_push_owe(game: Game, seats: list[Seat], mover: Seat | None = None) -> N
     """The play service's hook (inside its transaction) after a game starts or a move: the
     member the game now waits for is owed "your turn" — unless they made the move themselves.
     ``seats``: the game's seats with their players, already loaded; annotated with
-    ``push_devices`` (``game_seats_attach``), a move costs a query only for a member with a
+    ``push_devices`` (``game_locked_for_move``), a move costs a query only for a member with a
     device."""
     if game.status != Game.Status.RUNNING or not game.to_move:
         return
