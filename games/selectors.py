@@ -196,9 +196,14 @@ def _game_for_page(*, game_id: int, key: date) -> QuerySet[Game]:
 
 def _game_for_visitor(*, game_id: int, player_id: int, key: date) -> QuerySet[Game]:
     visits = TableVisit.objects.filter(game=OuterRef("pk"), player_id=player_id)
+    unread = Notification.objects.filter(player_id=player_id, read_at__isnull=True)
     return _game_for_page(game_id=game_id, key=key).annotate(
         visit_seen=Subquery(visits.values("seen_version")[:1]),
         visit_since=Subquery(visits.values("since_version")[:1]),
+        # The page's bell (templates/partials/bell.html): no query of its own.
+        visitor_unread=Subquery(
+            unread.order_by().values("player_id").annotate(count=Count("pk")).values("count")
+        ),
     )
 
 
@@ -266,10 +271,11 @@ def game_with_seats(
     read (``_clock_hints``).
 
     With ``visit_of``, the same query also reads that member's ``TableVisit`` (as
-    ``game.visit_seen`` / ``game.visit_since``, None before their first visit): the game page
-    needs it and it costs no query of its own. ``page``: what only the whole page's header
-    shows comes with the same two queries — the league fixture the game belongs to, if any
-    (``game.fixture``), and each seat's rating in this game (``seat.rating_mu`` /
+    ``game.visit_seen`` / ``game.visit_since``, None before their first visit) and how many
+    of their notifications are unread (``game.visitor_unread``, None for none: the bell): the
+    game page needs them and they cost no query of their own. ``page``: what only the whole
+    page's header shows comes with the same reads — the league fixture the game belongs to,
+    if any (``game.fixture``), and each seat's rating in this game (``seat.rating_mu`` /
     ``seat.rating_sigma``, None when unrated; games/selectors_leagues.py)."""
     leave_from = _leave_from()
     values: dict[str, int] = {"game_id": game_id}

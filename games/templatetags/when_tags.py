@@ -13,8 +13,9 @@ consumer for pushed fragments.
 
 from __future__ import annotations
 
+import functools
 import json
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from django import template
 from django.utils import timezone
@@ -43,12 +44,21 @@ def _formats() -> dict[str, str]:
 
 def absolute(moment: datetime) -> str:
     """ "Thu 3 Dec, 17:36" (with the year when it is not this year), in the member's zone."""
-    local = timezone.localtime(moment)
-    now = timezone.localtime()
+    zone = timezone.get_current_timezone()
+    this_year = timezone.localtime(timezone=zone).year
+    return _absolute(moment, zone, get_language() or "", this_year)
+
+
+# A table's deadline is drawn again for every viewer, page, fragment and push until the next
+# move, and Django's date formatting costs more than the rest of the status bar: the words
+# for one moment, zone, language and year are kept (a few hundred bytes each).
+@functools.lru_cache(maxsize=1024)
+def _absolute(moment: datetime, zone: tzinfo, language: str, this_year: int) -> str:
+    local = timezone.localtime(moment, zone)
     formats = _formats()
-    fmt = formats["datetime"] if local.year == now.year else formats["datetime_year"]
+    fmt = formats["datetime"] if local.year == this_year else formats["datetime_year"]
     text = date_format(local, fmt)
-    if (get_language() or "").split("-")[0] in LOWER_CASE_DATES:
+    if language.split("-")[0] in LOWER_CASE_DATES:
         text = text.lower()
     return text
 

@@ -94,6 +94,9 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     since = visit_page_open(game, player) if player is not None else None
     context = game_context(game, position=access.position, since=since)
     context.update(chat=game_chat(game), chat_form=access.seat is not None)
+    if player is not None:
+        # The bell's count came with the game (over the context processor's own query).
+        context["unread_notifications"] = game.visitor_unread or 0
     return render(request, "games/game_detail.html", context)
 
 

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from playkit import napad_game
@@ -152,3 +153,22 @@ def test_each_member_bell_counts_only_their_own_unread_notifications(alice, bob,
     Notification.objects.create(player=bob.player, kind="t", text="t", key="b")
     counts = [unread_notifications_count(u.player) for u in (alice, bob, charlie, alice)]
     assert counts == [2, 1, 0, 2]
+
+
+def test_the_game_pages_bell_counts_the_visitors_own_unread_notifications(alice, bob, charlie):
+    # The count comes with the game's query (games/selectors.py _game_for_visitor).
+    game = napad_game(alice, bob)
+    for n, read_at in enumerate([None, None, timezone.now()]):
+        Notification.objects.create(
+            player=alice.player, kind="t", text="t", key=f"a{n}", read_at=read_at
+        )
+    Notification.objects.create(player=bob.player, kind="t", text="t", key="b")
+    for user, words in [
+        (alice, "2 unread notifications"),
+        (bob, "1 unread notification<"),
+        (charlie, "0 unread notifications"),
+    ]:
+        client = Client()
+        client.force_login(user)
+        page = client.get(f"/games/{game.pk}/").content.decode()
+        assert words in page.replace("</span>", "<")

@@ -204,16 +204,18 @@ def test_the_page_fragment_for_htmx(alice, bob):
     assert "<html" not in html
 
 
-# Measured: the page 7 queries (session, user, player, game, seats, chat, bell), its HTMX
-# fragment 5 (session, user, player, game, seats), a move 11 (session, user, player,
-# savepoint, locked game, seats, guarded update, event, release, then the fragment's game
-# and seats). The log's last lines come with the game's row (games/kept_log.py; they were a
-# query of their own on each). The bounds leave no room for a query per move.
+# Measured: the page 6 queries (session, user, player, game, seats, chat; the bell's count
+# comes with the game), its HTMX fragment 5 (session, user, player, game, seats), a move 11
+# (session, user, player, savepoint, locked game, seats, guarded update, event, release, then
+# whether the game moved on, and the turn clock's row). On PostgreSQL the game and its seats
+# are one statement (games/compiled.py read_together): one query fewer on each. The log's
+# last lines come with the game's row (games/kept_log.py; they were a query of their own on
+# each). The bounds leave no room for a query per move.
 # The turn clocks add a fixed few (games/services/clocks): on the page the clock panel's
 # leave, notices and "+24 h" lookups; on a move the clock row, notices and "+24 h" — the
 # next decision's leave is one read, shared by the turn clock and the answer's clock panel
 # (games/selectors.py read_once; it was two).
-# 7 for the table, 3 for the clock panel, 2 for "since your last visit" (the member's visit is
+# 6 for the table, 3 for the clock panel, 2 for "since your last visit" (the member's visit is
 # read with the game and written when the table moved on; its events are read when the panel
 # reaches further back than the log's kept lines). A move adds nothing for it. The ratings'
 # expected places and the league fixture come with the game's and seats' queries (they were
@@ -223,9 +225,9 @@ def test_the_page_fragment_for_htmx(alice, bob):
 # most tables (QUIET_PAGE_QUERIES, QUIET_MOVE_QUERIES). On a move the locked read of the game
 # says so too, so a quiet table's turn clock reads no leave: its only clock query is the
 # clock row's update.
-PAGE_QUERIES = 7 + 3 + 2
+PAGE_QUERIES = 6 + 3 + 2
 MOVE_QUERIES = 11 + 3
-QUIET_PAGE_QUERIES = 7
+QUIET_PAGE_QUERIES = 6
 QUIET_FRAGMENT_QUERIES = 5
 QUIET_MOVE_QUERIES = 11
 

@@ -30,7 +30,7 @@ from games.selectors import game_events
 from games.services.clocks.timeouts import seat_hand_to_bot
 from games.services.play import game_create
 from games.services.rulesets import rulesets_install_defaults
-from games.templatetags.when_tags import relative, until_when
+from games.templatetags.when_tags import absolute, relative, until_when
 from napad_site.asgi import application
 
 pytestmark = pytest.mark.django_db
@@ -350,6 +350,22 @@ def test_a_deadline_shows_its_date_in_the_members_time_zone_and_the_time_left():
         html = str(until_when(moment))
         local = timezone.localtime(moment)
     assert f"{local:%H:%M}" in html and "in 30 h" in html and "data-countdown" in html
+
+
+def test_one_deadline_is_told_in_each_readers_language_and_zone_and_year():
+    # The words for a moment are kept between renders (when_tags._absolute): the same
+    # deadline, read again by another member, must still be in that member's words.
+    moment = datetime(2026, 12, 3, 23, 30, tzinfo=UTC)
+    told = {}
+    for language, zone in [("en", "UTC"), ("en", "Europe/Warsaw"), ("pl", "Europe/Warsaw")]:
+        with timezone.override(zone), translation.override(language):
+            told[language, zone] = absolute(moment)
+    assert told["en", "UTC"] == "Thu 3 Dec, 23:30"
+    assert told["en", "Europe/Warsaw"] == "Fri 4 Dec, 00:30"
+    assert told["pl", "Europe/Warsaw"] == "4 grudnia, 00:30"
+    # Read in another year, it says which year.
+    with timezone.override("UTC"), translation.override("en"):
+        assert "2025" in absolute(moment.replace(year=2025))
 
 
 # --- the end screen -------------------------------------------------------------------------
