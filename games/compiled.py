@@ -19,9 +19,9 @@ an annotation's filter, a date): a value compiled into the SQL text (``LIMIT``, 
 name) must be a constant of the queryset, and ``build`` must not depend on anything else
 that changes.
 
-``read_together`` runs a one-row query and another query's rows as one statement on
-PostgreSQL (a game and its seats: every page, fragment, push and move reads both), each
-part turned into models by its own compiler as if it had run alone.
+``read_together`` runs a one-row query and other queries' rows as one statement on
+PostgreSQL (a game and its seats: every page, fragment, push and move reads both; the page
+its chat too), each part turned into models by its own compiler as if it had run alone.
 """
 
 from __future__ import annotations
@@ -166,61 +166,89 @@ def _bound_queryset(
     return queryset
 
 
-# One statement for both: every row is the one row's columns, then one of the other query's
-# rows (or NULLs when it has none). PostgreSQL allows the repeated column names ("id") of a
-# derived table as long as nothing refers to them by name, and nothing does: the rows are
-# split by position. The second query's order is not kept through the join; its rows come
-# back in the order of ``order_by``.
-_TOGETHER = (
-    "SELECT * FROM (SELECT *, 1 AS nth FROM ({}) AS one_) AS one_row FULL JOIN"
-    " (SELECT *, row_number() OVER () AS nth FROM ({}) AS rows_) AS its_rows"
-    " ON its_rows.nth = one_row.nth"
+@dataclass(frozen=True)
+class RowsRead(Generic[M]):
+    """One of the row sets ``read_together`` reads with a one-row query: its compiled query,
+    the values (and ``key``) of its run, and the order its rows are wanted in (``order_by``,
+    a sort key: the statement that joins them does not keep the query's own order)."""
+
+    query: CompiledQuery[M]
+    values: Mapping[str, Any]
+    order_by: Callable[[M], Any]
+    key: Any = None
+
+
+# One statement for all: the one row's columns, then each row set's columns, side by side —
+# its first row beside the one row, its second below that, and so on (row numbers joined;
+# NULLs where a set has no row of that number). PostgreSQL allows the repeated column names
+# ("id") of a derived table as long as nothing refers to them by name, and nothing does: the
+# rows are split by position, each part ending with its row number.
+_ONE_ROW = "SELECT * FROM (SELECT *, 1 AS nth FROM ({}) AS one_) AS r0"
+_ROW_SET = (
+    " FULL JOIN (SELECT *, row_number() OVER () AS nth FROM ({sql}) AS rows_) AS r{n}"
+    " ON r{n}.nth = COALESCE({earlier})"
 )
-_together_sql: dict[tuple[str, str], str] = {}
+_KEPT_STATEMENTS = 64
+_together_sql: dict[tuple[str, ...], str] = {}
+
+
+def _together(sqls: tuple[str, ...]) -> str:
+    sql = _together_sql.get(sqls)
+    if sql is None:
+        parts = [_ONE_ROW.format(sqls[0])]
+        for n, rows_sql in enumerate(sqls[1:], start=1):
+            earlier = ", ".join(f"r{m}.nth" for m in range(n))
+            parts.append(_ROW_SET.format(sql=rows_sql, n=n, earlier=earlier))
+        if len(_together_sql) >= _KEPT_STATEMENTS:
+            _together_sql.clear()
+        sql = _together_sql[sqls] = "".join(parts)
+    return sql
 
 
 def read_together(
     one: CompiledQuery[Any],
-    rows: CompiledQuery[M],
-    *,
-    one_values: Mapping[str, Any],
-    rows_values: Mapping[str, Any],
-    one_key: Any = None,
-    rows_key: Any = None,
-    order_by: Callable[[M], Any],
-) -> tuple[Any | None, list[M]]:
-    """``one``'s row (``None`` when it finds none) and ``rows``' rows, as their own runs would
-    return them — in one statement on PostgreSQL, where each query's round trip and its
-    driver's work cost more than the join (measured: the game and its seats); elsewhere
-    (SQLite, in-process) one run after the other. ``rows``' values must not depend on
-    ``one``'s answer: both are asked at once. Found nothing for ``one``: ``rows`` is empty."""
-    one_compiled, one_params = one._bound(one_key, one_values)
-    rows_compiled, rows_params = rows._bound(rows_key, rows_values)
+    *rows: RowsRead[Any],
+    values: Mapping[str, Any],
+    key: Any = None,
+) -> tuple[Any | None, list[list[Any]]]:
+    """``one``'s row (``None`` when it finds none) and each of ``rows``' rows, as their own
+    runs would return them — in one statement on PostgreSQL, where each query's round trip
+    and its driver's work cost more than the join (measured: the game, its seats and its
+    chat); elsewhere (SQLite, in-process) one run after the other. ``rows``' values must not
+    depend on ``one``'s answer: all are asked at once. Found nothing for ``one``: no rows."""
+    one_compiled, one_params = one._bound(key, values)
+    bound = [read.query._bound(read.key, read.values) for read in rows]
     alias = one_compiled.queryset.db
-    if connections[alias].vendor != "postgresql" or rows_compiled.queryset.db != alias:
+    if connections[alias].vendor != "postgresql" or any(c.queryset.db != alias for c, _ in bound):
         found = list(_bound_queryset(one_compiled, one_params))
         if not found:
             return None, []
-        return found[0], list(_bound_queryset(rows_compiled, rows_params))
-    sql_key = (one_compiled.sql, rows_compiled.sql)
-    sql = _together_sql.get(sql_key)
-    if sql is None:
-        sql = _together_sql[sql_key] = _TOGETHER.format(one_compiled.sql, rows_compiled.sql)
+        return found[0], [
+            sorted(_bound_queryset(compiled, params), key=read.order_by)
+            for read, (compiled, params) in zip(rows, bound, strict=True)
+        ]
+    sql = _together((one_compiled.sql, *(compiled.sql for compiled, _ in bound)))
+    params = one_params + tuple(value for _, params in bound for value in params)
     with connections[alias].cursor() as cursor:
-        cursor.execute(sql, one_params + rows_params)
+        cursor.execute(sql, params)
         fetched = cursor.fetchall()
-    if not fetched:
-        return None, []
-    width = one_compiled.compiler.col_count
-    if len(fetched[0]) != width + rows_compiled.compiler.col_count + 2:
+    widths = [one_compiled.compiler.col_count, *(c.compiler.col_count for c, _ in bound)]
+    if fetched and len(fetched[0]) != sum(widths) + len(widths):
         # A query selecting more than its models' columns (an ordering not among them)
         # cannot be split by position.
-        raise RuntimeError(f"read_together: {len(fetched[0])} columns, not the two queries'")
-    first = next((row for row in fetched if row[width] == 1), None)
+        raise RuntimeError(f"read_together: {len(fetched[0])} columns, not the queries'")
+    # Each part's columns: (start, end), its row number at ``end``.
+    spans, start = [], 0
+    for width in widths:
+        spans.append((start, start + width))
+        start += width + 1
+    (one_start, one_end), *row_spans = spans
+    first = next((row for row in fetched if row[one_end] == 1), None)
     if first is None:
         return None, []
-    found = list(_bound_queryset(one_compiled, one_params, [first[:width]]))
-    parts = [row[width + 1 : -1] for row in fetched if row[-1] is not None]
-    children = list(_bound_queryset(rows_compiled, rows_params, parts))
-    children.sort(key=order_by)
-    return (found[0] if found else None), children
+    found = list(_bound_queryset(one_compiled, one_params, [first[one_start:one_end]]))
+    answers = []
+    for read, (compiled, params), (begin, end) in zip(rows, bound, row_spans, strict=True):
+        parts = [row[begin:end] for row in fetched if row[end] is not None]
+        answers.append(sorted(_bound_queryset(compiled, params, parts), key=read.order_by))
+    return (found[0] if found else None), answers

@@ -28,7 +28,7 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from games.compiled import CompiledQuery, read_together
+from games.compiled import CompiledQuery, RowsRead, read_together
 from games.engines import get_engine
 from games.kept_log import (
     KEPT_EVENTS,
@@ -276,7 +276,8 @@ def game_with_seats(
     game page needs them and they cost no query of their own. ``page``: what only the whole
     page's header shows comes with the same reads — the league fixture the game belongs to,
     if any (``game.fixture``), and each seat's rating in this game (``seat.rating_mu`` /
-    ``seat.rating_sigma``, None when unrated; games/selectors_leagues.py)."""
+    ``seat.rating_sigma``, None when unrated; games/selectors_leagues.py) — and so do the
+    chat's last lines (``game_chat`` then asks nothing)."""
     leave_from = _leave_from()
     values: dict[str, int] = {"game_id": game_id}
     if visit_of is not None:
@@ -284,19 +285,23 @@ def game_with_seats(
         values["player_id"] = visit_of.pk
     else:
         query = GAME_FOR_PAGE if page else GAME_FOR_TABLE
-    game, seats = read_together(
-        query,
-        SEATS_RATED if page else SEATS,
-        one_values=values,
-        one_key=leave_from,
-        rows_values={"game_id": game_id},
-        order_by=_by_position,
+    seats = RowsRead(SEATS_RATED if page else SEATS, {"game_id": game_id}, _by_position)
+    # The whole page shows the chat's last lines: they come with the game too.
+    chat = RowsRead(CHAT_LINES_QUERY, {"game_id": game_id}, _by_time, key=CHAT_LINES)
+    game, rows = read_together(
+        query, *((seats, chat) if page else (seats,)), values=values, key=leave_from
     )
     if game is None:
         return None
-    _seats_keep(game, seats)
+    _seats_keep(game, rows[0])
+    if page:
+        read_once(game, ("chat", CHAT_LINES), lambda: rows[1])
     _clock_hints_keep(game, leave_from)
     return game
+
+
+def _by_time(line: ChatMessage) -> tuple[Any, int]:
+    return line.created_at, line.pk
 
 
 def _by_position(seat: Seat) -> int:
@@ -312,17 +317,11 @@ def game_locked_for_move(game_id: int) -> Game | None:
     anything to read (``_clock_hints``): a move at a table with nobody on leave reads no
     leave."""
     leave_from = _leave_from()
-    game, seats = read_together(
-        GAME_LOCKED,
-        SEATS_WITH_PUSH,
-        one_values={"game_id": game_id},
-        one_key=leave_from,
-        rows_values={"game_id": game_id},
-        order_by=_by_position,
-    )
+    seats = RowsRead(SEATS_WITH_PUSH, {"game_id": game_id}, _by_position)
+    game, rows = read_together(GAME_LOCKED, seats, values={"game_id": game_id}, key=leave_from)
     if game is None:
         return None
-    _seats_keep(game, seats)
+    _seats_keep(game, rows[0])
     _clock_hints_keep(game, leave_from)
     return game
 

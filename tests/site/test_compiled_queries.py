@@ -13,8 +13,14 @@ from django.utils import timezone
 from playkit import napad_game
 
 from games.compiled import CompiledQuery
-from games.models import Game, Notification, Rating, Seat, TableVisit
-from games.selectors import game_recent_events, game_with_seats, unread_notifications_count
+from games.models import ChatMessage, Game, Notification, Rating, Seat, TableVisit
+from games.selectors import (
+    CHAT_LINES,
+    game_chat,
+    game_recent_events,
+    game_with_seats,
+    unread_notifications_count,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -67,6 +73,26 @@ def test_the_page_shows_each_seats_rating_in_the_games_own_kind(alice, bob):
     read = game_with_seats(game.pk, page=True)
     ratings = {s.player_id: (s.rating_mu, s.rating_sigma) for s in read.seats.all()}
     assert ratings == {alice.player.pk: (31.5, 4.0), bob.player.pk: (None, None)}
+
+
+def test_the_page_reads_the_chats_last_lines_with_the_game_oldest_first(alice, bob, charlie):
+    game = napad_game(alice, bob)
+    other = napad_game(bob, charlie)
+    for n in range(CHAT_LINES + 5):
+        ChatMessage.objects.create(game=game, player=(alice, bob)[n % 2].player, text=f"line {n}")
+    ChatMessage.objects.create(game=other, player=bob.player, text="elsewhere")
+    with CaptureQueriesContext(connection) as queries:
+        read = game_with_seats(game.pk, visit_of=alice.player, page=True)
+        lines = [(line.text, line.player.display_name) for line in game_chat(read)]
+        seats = _seats(read)
+    # The game, its seats and its chat: one statement on PostgreSQL, three queries elsewhere.
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 3)
+    names = [alice.player.display_name, bob.player.display_name]
+    assert lines == [(f"line {n}", names[n % 2]) for n in range(5, CHAT_LINES + 5)]
+    assert [position for position, _name, _user in seats] == [0, 1]
+    # A table with no chat (and the same read for it) has none.
+    assert game_chat(game_with_seats(other.pk, page=True))[0].text == "elsewhere"
+    assert game_chat(game_with_seats(napad_game(alice, charlie).pk, page=True)) == []
 
 
 def test_a_table_without_seats_is_read_with_none(alice, bob):
