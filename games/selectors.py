@@ -295,7 +295,7 @@ def game_with_seats(
         return None
     _seats_keep(game, rows[0])
     if page:
-        read_once(game, ("chat", CHAT_LINES), lambda: rows[1])
+        read_once(game, _chat_read(CHAT_LINES), lambda: rows[1])
     _clock_hints_keep(game, leave_from)
     return game
 
@@ -324,13 +324,6 @@ def game_locked_for_move(game_id: int) -> Game | None:
     _seats_keep(game, rows[0])
     _clock_hints_keep(game, leave_from)
     return game
-
-
-def game_seats_attach(game: Game) -> list[Seat]:
-    """Load the game's seats (with players, by position) into ``game.seats.all()``, as
-    ``game_locked_for_move`` does, and return them: one query. Each seat also says whether
-    its member turned Web Push on anywhere (``seat.push_devices``)."""
-    return _seats_keep(game, SEATS_WITH_PUSH.run(game_id=game.pk))
 
 
 def game_unchanged(game: Game) -> bool:
@@ -562,4 +555,10 @@ def game_chat(game: Game, *, limit: int = CHAT_LINES) -> list[ChatMessage]:
         lines.reverse()
         return lines
 
-    return read_once(game, ("chat", limit), read)
+    return read_once(game, _chat_read(limit), read)
+
+
+def _chat_read(limit: int) -> tuple[str, int]:
+    """What ``read_once`` keeps a game's last ``limit`` chat lines under (``game_chat``, and
+    ``game_with_seats`` for the page, which reads them with the game)."""
+    return ("chat", limit)

@@ -10,7 +10,7 @@ from clockkit import seat_of, started_game, sweep, user_to_move
 from django.test import Client
 
 from games.models import DeadlineExtension, GameEvent, Leave, ReminderSent, TableNotice
-from games.selectors import game_seats_attach
+from games.selectors import game_locked_for_move
 from games.services.clocks import ClockError, deadline_extend, leave_days_used, players_on_leave
 from games.services.clocks.leave import (
     LeaveError,
@@ -89,7 +89,7 @@ def test_a_turn_that_starts_during_leave_waits_for_its_end(
         assert game.deadline == T0 + LIMIT
     assert [row["player"] for row in players_on_leave(game, T0)] == [alice.player]
     # The game page passes the seats it has loaded: the same answer, without the join.
-    seats = game_seats_attach(game)
+    seats = list(game_locked_for_move(game.pk).seats.all())
     with_seats = players_on_leave(game, T0, seats=seats)
     assert [(row["seat"], row["player"], row["leave"].pk) for row in with_seats] == [
         (row["seat"], row["player"], row["leave"].pk) for row in players_on_leave(game, T0)

@@ -13,10 +13,19 @@ from django.utils import timezone
 from playkit import napad_game
 
 from games.compiled import CompiledQuery
-from games.models import ChatMessage, Game, Notification, Rating, Seat, TableVisit
+from games.models import (
+    ChatMessage,
+    Game,
+    Notification,
+    PushSubscription,
+    Rating,
+    Seat,
+    TableVisit,
+)
 from games.selectors import (
     CHAT_LINES,
     game_chat,
+    game_locked_for_move,
     game_recent_events,
     game_with_seats,
     unread_notifications_count,
@@ -93,6 +102,21 @@ def test_the_page_reads_the_chats_last_lines_with_the_game_oldest_first(alice, b
     # A table with no chat (and the same read for it) has none.
     assert game_chat(game_with_seats(other.pk, page=True))[0].text == "elsewhere"
     assert game_chat(game_with_seats(napad_game(alice, charlie).pk, page=True)) == []
+
+
+def test_a_moves_locked_read_brings_the_seats_with_their_push_devices(alice, bob):
+    game = napad_game(alice, bob)
+    PushSubscription.objects.create(
+        player=bob.player, endpoint="https://push.example/bob", p256dh="k", auth="a"
+    )
+    with CaptureQueriesContext(connection) as queries:
+        locked = game_locked_for_move(game.pk)
+        seats = [(s.position, s.player.user.username, s.push_devices) for s in locked.seats.all()]
+    # The locked game and its seats: one statement on PostgreSQL, two queries elsewhere.
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 2)
+    assert "FOR UPDATE" in queries[0]["sql"] or connection.vendor != "postgresql"
+    assert seats == [(0, alice.username, False), (1, bob.username, True)]
+    assert game_locked_for_move(game.pk + 1000) is None
 
 
 def test_a_table_without_seats_is_read_with_none(alice, bob):
