@@ -74,13 +74,17 @@ def read_once(game: Game, key: Hashable, read: Callable[[], T]) -> T:
 
 def game_state(game: Game) -> Any:
     """The engine's state of this copy of the game (``None`` before it starts), parsed once
-    for as long as ``game.state`` is the same object."""
+    for as long as ``game.state`` is the same object.
+
+    Not copied (``from_stored``): the dict is this copy's own — decoded from its row, or the
+    engine's answer to a move (``game_state_remember``) — and what reads it here (the board's
+    view, the standing orders) never changes a state."""
     raw = game.state
     if raw is None:
         return None
     kept = game.__dict__.get("_state_parsed")
     if kept is None or kept[0] is not raw:
-        kept = game.__dict__["_state_parsed"] = (raw, get_engine(game.kind).from_json(raw))
+        kept = game.__dict__["_state_parsed"] = (raw, get_engine(game.kind).from_stored(raw))
     return kept[1]
 
 
@@ -180,10 +184,24 @@ def _page_columns() -> tuple[str, ...]:
     return (*(f.name for f in Game._meta.concrete_fields), *_PAGE_RELATED_COLUMNS)
 
 
+# What a fragment, a push and the API read of the ruleset: its name and version (the API's
+# table), never its config or rules text — which an organiser's own rules can make long.
+_TABLE_RELATED_COLUMNS = ("ruleset__kind", "ruleset__name", "ruleset__slug", "ruleset__version")
+
+
+@functools.cache
+def _table_columns() -> tuple[str, ...]:
+    return (*(f.name for f in Game._meta.concrete_fields), *_TABLE_RELATED_COLUMNS)
+
+
 # The reads of one game that every page, fragment, push and move makes, compiled once per
 # process (games/compiled.py): ``key`` is the date the leave hint looks from.
 def _game_for_table(*, game_id: int, key: date) -> QuerySet[Game]:
-    return _clock_hints(Game.objects.filter(pk=game_id), key).select_related("ruleset")
+    return (
+        _clock_hints(Game.objects.filter(pk=game_id), key)
+        .select_related("ruleset")
+        .only(*_table_columns())
+    )
 
 
 def _game_for_page(*, game_id: int, key: date) -> QuerySet[Game]:
@@ -208,16 +226,24 @@ def _game_for_visitor(*, game_id: int, player_id: int, key: date) -> QuerySet[Ga
 
 
 def _seats_of(*, game_id: int) -> QuerySet[Seat]:
-    return _seats_with_players().filter(game_id=game_id)
+    # The table's seats with their members' players, not their users: a fragment, a push or
+    # a move knows a member by ``player.user_id`` and names them by ``display_name``, and the
+    # users' rows were a model object more per seat on every read. (The whole page's league
+    # line shows usernames: its seats come with them, ``_seats_rated``.)
+    return Seat.objects.select_related("player").filter(game_id=game_id).order_by("position")
 
 
 def _seats_rated(*, game_id: int) -> QuerySet[Seat]:
     # Of the game's kind, whose ratings the header shows: asked of the seat's game, so the
     # seats need not wait for the game's row (they are read with it, ``read_together``).
     ratings = Rating.objects.filter(player_id=OuterRef("player_id"), kind=OuterRef("game__kind"))
-    return _seats_of(game_id=game_id).annotate(
-        rating_mu=Subquery(ratings.values("mu")[:1]),
-        rating_sigma=Subquery(ratings.values("sigma")[:1]),
+    return (
+        _seats_with_players()
+        .filter(game_id=game_id)
+        .annotate(
+            rating_mu=Subquery(ratings.values("mu")[:1]),
+            rating_sigma=Subquery(ratings.values("sigma")[:1]),
+        )
     )
 
 

@@ -20,7 +20,10 @@ Contract (see ``Engine`` below for the exact signatures):
   "scores": [score per seat], "breakdown": [dict per seat, what the end screen explains],
   "tie_break": str (how ties were settled)}``; ``result_notes(state)`` – the tie-break as
   phrases, for other languages.
-- ``to_json(state)`` / ``from_json(data)`` – exact round trip.
+- ``to_json(state)`` / ``from_json(data)`` – exact round trip; ``from_stored(data)`` /
+  ``to_stored(state)`` – the same for a dict handed over whole (just decoded from the
+  database, or a move's new state about to be written, held by nothing else): checked as
+  ``from_json`` checks it, not copied.
 - ``timeout_action(state, seat)`` – the action the clock plays for a seat that ran out of time.
 - ``bots`` – ``{name: bot}``; a bot is ``bot(engine, state, seat, rng) -> action`` where
   ``rng`` is the bot's own ``random.Random`` (never the game's). A bot decides from what its
@@ -377,3 +380,16 @@ class Engine(ABC):
 
     @abstractmethod
     def from_json(self, data: dict[str, Any]) -> State: ...
+
+    def from_stored(self, data: dict[str, Any]) -> State:
+        """``from_json`` for a dict nobody else holds (decoded from the database for this
+        caller alone): it need not be copied, since ``apply`` and ``view`` never change a
+        state. Engines that can check a state without copying it override this; a copy was
+        most of the JSON work of drawing a board (a To jest napad! state is 3 kB)."""
+        return self.from_json(data)
+
+    def to_stored(self, state: State) -> dict[str, Any]:
+        """``to_json`` for a state nobody else holds (``apply``'s answer, about to be written
+        and then only read): engines whose states are already plain JSON-able dicts hand it
+        over as it is."""
+        return self.to_json(state)

@@ -49,8 +49,9 @@ logger = logging.getLogger(__name__)
 MAX_ACTION_BYTES = 2000
 
 # The after-move pipeline: called inside the move's transaction as
-# ``after_move(game=…, seat=…, seats=…, engine=…, state=…, by_member=…)``.
-AfterMove = Callable[..., None]
+# ``after_move(game=…, seat=…, seats=…, engine=…, state=…, by_member=…)``; it answers whether
+# it queued something that may make another move right after commit (a bot, an order).
+AfterMove = Callable[..., bool]
 _after_move: AfterMove | None = None
 
 
@@ -69,6 +70,10 @@ class MoveResult:
     message: str
     game: Game | None
     events: list[dict[str, Any]] = field(default_factory=list)
+    # Something queued on commit (a bot, a standing order) may have moved the game on since:
+    # whoever draws ``game`` asks first (``selectors.game_unchanged``). False: nothing but
+    # another member could, and none is to move at the same time (turns are one seat's).
+    may_move_on: bool = False
 
     @property
     def version(self) -> int | None:
@@ -165,7 +170,8 @@ def _move_play(
     engine = get_engine(game.kind)
     try:
         action = _parse_action(action)
-        state = engine.from_json(game.state)
+        # The row was just read for this move alone, and apply() never changes a state.
+        state = engine.from_stored(game.state)
         new_state, events = engine.apply(state, seat.position, action)
     except IllegalAction as illegal:
         raise _MoveRefused(error_text(illegal)) from None
@@ -179,7 +185,8 @@ def _move_play(
     over = engine.is_over(new_state)
     to_move = [] if over else engine.to_move(new_state)
     version = game.version + 1
-    state_json = engine.to_json(new_state)
+    # apply()'s new state is this move's alone: written as it is, then only read.
+    state_json = engine.to_stored(new_state)
     changes: dict[str, Any] = {
         "state": state_json,
         "version": version,
@@ -219,10 +226,10 @@ def _move_play(
         # behind; the app installs it at start (GamesConfig.ready).
         raise RuntimeError("the after-move pipeline (games.services.play) is not installed")
     by_member = user is not None
-    _after_move(
+    may_move_on = _after_move(
         game=game, seat=seat, seats=seats, engine=engine, state=new_state, by_member=by_member
     )
-    return MoveResult(ok=True, message="", game=game, events=events)
+    return MoveResult(ok=True, message="", game=game, events=events, may_move_on=may_move_on)
 
 
 def bot_move_play(game_id: int, version: int) -> MoveResult | None:
@@ -243,7 +250,7 @@ def bot_move_play(game_id: int, version: int) -> MoveResult | None:
         logger.error("game %s: seat %s has unknown bot %r", game_id, position, bots[position])
         auto_move_settled(game_id, version)
         return None
-    state = engine.from_json(game.state)
+    state = engine.from_stored(game.state)
     # The bot's own RNG, fixed by game, seat and version so a retried task picks the same move.
     rng = random.Random(f"{game.seed}:bot:{position}:{version}")  # noqa: S311
     action = bot(engine, state, position, rng)

@@ -293,19 +293,24 @@ def game_start(
 # -- moves ------------------------------------------------------------------------------------
 
 
-def _after_change_on_commit(game: Game, seats: list[Seat], to_move: list[int]) -> None:
+def _after_change_on_commit(game: Game, seats: list[Seat], to_move: list[int]) -> bool:
+    """Broadcast the change once it commits; queue the bot to move, if one is (True then)."""
     game_updated_on_commit(game.pk, game.version)
     bots = {seat.position for seat in seats if seat.is_bot}
     if game.status == Game.Status.RUNNING and bots.intersection(to_move):
         bot_move_queue_on_commit(game.pk, game.version)
+        return True
+    return False
 
 
 def after_move(
     *, game: Game, seat: Seat, seats: list[Seat], engine: Any, state: Any, by_member: bool
-) -> None:
+) -> bool:
     """What follows a move, in order, inside its transaction (games/services/moves.py saved the
     row and the event and calls this). Each step only writes rows or queues work for after
-    commit, so a rolled-back move leaves nothing behind."""
+    commit, so a rolled-back move leaves nothing behind. True when what it queued may make
+    the next move right after commit (a bot's, a standing order's): the move's answer then
+    asks whether the game moved on before drawing it."""
     if game.status == Game.Status.FINISHED:
         # Results: the seats' places and scores now; the leagues' ledger
         # (games/services/leagues/results.py) counts them once, after commit.
@@ -314,13 +319,15 @@ def after_move(
     # Clock (games/services/clocks): the mover's consecutive timeouts, the next decision's
     # deadline and reminders.
     turn_clock_after_move(game=game, seat=seat, by_member=by_member, seats=seats)
+    orders_queued = False
     if game.status == Game.Status.RUNNING:
         # Standing orders (Colt Express): once this commits, one may answer the next choice.
-        standing_orders_apply_on_commit(game)
+        orders_queued = standing_orders_apply_on_commit(game)
     # Web Push (games/services/push/): "your turn" for the member the game now waits for.
     turn_push_owe(game, seats, mover=seat)
     # Broadcast to every open page; the bot to move plays next.
-    _after_change_on_commit(game, seats, game.to_move)
+    bot_queued = _after_change_on_commit(game, seats, game.to_move)
+    return orders_queued or bot_queued
 
 
 after_move_install(after_move)

@@ -378,13 +378,15 @@ def standing_order_seqs(game: Game) -> set[int]:
 # -- applying them ----------------------------------------------------------------------------
 
 
-def standing_orders_apply_on_commit(game: Game) -> None:
+def standing_orders_apply_on_commit(game: Game) -> bool:
     """A step of the play service's after-move pipeline (games/services/play.py): once the
-    move commits, see whether a standing order answers the next choice."""
+    move commits, see whether a standing order answers the next choice (True: it will look,
+    and may move the game on)."""
     if game.kind != "colt":
-        return
+        return False
     game_id = game.pk
     transaction.on_commit(lambda: _apply_safely(game_id))
+    return True
 
 
 def _apply_safely(game_id: int) -> None:

@@ -111,9 +111,10 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     )
     # Acting closes "since your last visit" (the answer empties it; a later page starts it
     # after the member's own last move: games/rendering.py), with no write on the move path.
-    if result.ok and request.htmx and game_unchanged(result.game):
+    if result.ok and request.htmx and (not result.may_move_on or game_unchanged(result.game)):
         # The game the service saved (seats loaded) is the fresh board: no second read. If
-        # something moved it on after the commit, the answer reads it again below.
+        # something queued on commit (a bot, a standing order) may have moved it on, that is
+        # asked first, and a game moved on is read again below.
         game = result.game
         access = table_access(game, request.user)
         html = render_game_live(

@@ -205,9 +205,10 @@ def test_the_page_fragment_for_htmx(alice, bob):
 
 
 # Measured: the page 6 queries (session, user, player, game, seats, chat; the bell's count
-# comes with the game), its HTMX fragment 5 (session, user, player, game, seats), a move 11
-# (session, user, player, savepoint, locked game, seats, guarded update, event, release, then
-# whether the game moved on, and the turn clock's row). On PostgreSQL the game and its seats
+# comes with the game), its HTMX fragment 5 (session, user, player, game, seats), a move 10
+# (session, user, player, savepoint, locked game, seats, guarded update, event, the turn
+# clock's row, release; whether the game moved on since is asked only when a bot or a
+# standing order may have moved it). On PostgreSQL the game and its seats
 # are one statement (games/compiled.py read_together): one query fewer on each. The log's
 # last lines come with the game's row (games/kept_log.py; they were a query of their own on
 # each). The bounds leave no room for a query per move.
@@ -220,16 +221,16 @@ def test_the_page_fragment_for_htmx(alice, bob):
 # reaches further back than the log's kept lines). A move adds nothing for it. The ratings'
 # expected places and the league fixture come with the game's and seats' queries (they were
 # 2 more). The clock panel's 3 are a bound: the
-# game's query (and on a move, the query checking the game did not move on) says whether there
-# is any leave, notice, "+24 h" or standing order, and a table with none reads none of them —
+# game's query (on a move, its locked read) says whether there is any leave, notice, "+24 h"
+# or standing order, and a table with none reads none of them —
 # most tables (QUIET_PAGE_QUERIES, QUIET_MOVE_QUERIES). On a move the locked read of the game
 # says so too, so a quiet table's turn clock reads no leave: its only clock query is the
 # clock row's update.
 PAGE_QUERIES = 6 + 3 + 2
-MOVE_QUERIES = 11 + 3
+MOVE_QUERIES = 10 + 3
 QUIET_PAGE_QUERIES = 6
 QUIET_FRAGMENT_QUERIES = 5
-QUIET_MOVE_QUERIES = 11
+QUIET_MOVE_QUERIES = 10
 
 
 def test_the_log_names_the_member_beside_their_gang(alice, bob):
@@ -285,29 +286,72 @@ def test_a_move_costs_the_same_queries_early_and_late(alice, bob, django_assert_
 
 def test_a_move_and_its_answer_parse_the_state_once(alice, bob, monkeypatch):
     # The answer's board is drawn from the state the move just computed: one parse per move,
-    # to apply it (it was one more for the answer), early and late alike.
+    # to apply it (it was one more for the answer), early and late alike — and the state is
+    # never copied through JSON again (the row's own dict is read, the engine's answer stored).
     game = napad_game(alice, bob)
-    engine = get_engine("napad")
-    parses = []
-    real = type(engine).from_json
+    engine_class = type(get_engine("napad"))
+    parses, copies = [], []
 
-    def counted(self, data):
-        parses.append(data["game"])
-        return real(self, data)
+    def counting(name, calls):
+        real = getattr(engine_class, name)
+
+        def counted(self, data):
+            calls.append(name)
+            return real(self, data)
+
+        monkeypatch.setattr(engine_class, name, counted)
 
     clients = {user.pk: _client(user) for user in (alice, bob)}
     for _ in range(2):
         action = first_legal(game)
         client = clients[user_to_move(game, [alice, bob]).pk]
-        monkeypatch.setattr(type(engine), "from_json", counted)
+        counting("from_stored", parses)
+        counting("from_json", copies)
+        counting("to_json", copies)
         parses.clear()
+        copies.clear()
         response = _post_move(client, game, action)
         monkeypatch.undo()
         assert f'data-version="{game.version + 1}"' in response.content.decode()
-        assert parses == ["napad"]
+        assert parses == ["from_stored"]
+        assert copies == []
         while game.version < 12:  # a 2-seat game lasts longer than this
             play_one(game, [alice, bob])
         game.refresh_from_db()
+
+
+def test_a_moves_answer_asks_again_only_if_a_bot_or_an_order_may_have_moved_on(
+    alice, bob, monkeypatch
+):
+    # The answer is drawn from the game the move saved. Asking whether the game moved on since
+    # (a query) is owed only when the move queued something that may move it right after
+    # commit: the bot to move next, a standing order (Colt Express). Between two members
+    # nothing can: the next move is the other member's, made from their page later.
+    import games.views.play as play_views
+    from games.services.moves import bot_move_play
+
+    asked = []
+    real = play_views.game_unchanged
+
+    def counted(game):
+        asked.append(game.pk)
+        return real(game)
+
+    monkeypatch.setattr(play_views, "game_unchanged", counted)
+    members = napad_game(alice, bob)
+    mover = user_to_move(members, [alice, bob])
+    response = _post_move(_client(mover), members, first_legal(members))
+    assert f'data-version="{members.version + 1}"' in response.content.decode()
+    assert asked == []
+
+    with_bot = napad_game(alice, bot_seats={1: "random"})
+    if with_bot.to_move != [0]:
+        bot_move_play(with_bot.pk, with_bot.version)  # the bot opened: alice's turn now
+        with_bot.refresh_from_db()
+    response = _post_move(_client(alice), with_bot, first_legal(with_bot))
+    # The bot is to move: it may have played before the answer is drawn.
+    assert f'data-version="{with_bot.version + 1}"' in response.content.decode()
+    assert asked == [with_bot.pk]
 
 
 def test_the_log_shows_my_private_events_only(alice, bob):

@@ -584,9 +584,15 @@ class NapadEngine(Engine):
         return json.loads(json.dumps(state))
 
     def from_json(self, data: dict[str, Any]) -> State:
+        return json.loads(json.dumps(self.from_stored(data)))
+
+    def to_stored(self, state: State) -> dict[str, Any]:
+        return state  # already a plain JSON-able dict (to_json's copy is for sharing)
+
+    def from_stored(self, data: dict[str, Any]) -> State:
         if not isinstance(data, dict) or data.get("game") != "napad":
             raise ValueError("not a To jest napad! state")
-        return json.loads(json.dumps(data))
+        return data
 
 
 ENGINE = NapadEngine()

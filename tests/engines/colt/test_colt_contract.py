@@ -157,6 +157,19 @@ def test_from_json_rejects_something_else():
         ENGINE.from_json({**fresh(), "version": 999})
 
 
+def test_a_stored_state_is_checked_not_copied():
+    data = json.loads(json.dumps(ENGINE.to_json(fresh())))
+    assert ENGINE.from_stored(data) is data
+    with pytest.raises(ValueError):
+        ENGINE.from_stored({"game": "napad"})
+    with pytest.raises(ValueError):
+        ENGINE.from_stored({**data, "version": 999})
+    seat = ENGINE.to_move(data)[0]
+    state, _events = ENGINE.apply(data, seat, ENGINE.legal_actions(data, seat)[0])
+    assert ENGINE.to_stored(state) is state
+    assert json.loads(json.dumps(state)) == ENGINE.to_json(state) == state
+
+
 @pytest.mark.parametrize("bot", ["random", "heuristic"])
 def test_bots_always_answer_a_legal_action(bot):
     for seed in range(3):

@@ -316,3 +316,16 @@ def test_json_round_trip_is_exact_and_shares_nothing(engine):
     assert state["hands"][0]
     with pytest.raises(ValueError):
         engine.from_json({"game": "colt"})
+
+
+def test_a_stored_state_is_checked_not_copied(engine):
+    """What the database just handed over is the caller's own: the page reads it as it is
+    (no second JSON pass), but another game's state is still refused."""
+    data = json.loads(json.dumps(engine.to_json(engine.setup(engine.default_config(), 3, "s"))))
+    assert engine.from_stored(data) is data
+    with pytest.raises(ValueError):
+        engine.from_stored({"game": "colt"})
+    # A move's new state is written as it is: already what to_json would store.
+    state, _events = engine.apply(data, data["turn"], engine.legal_actions(data, data["turn"])[0])
+    assert engine.to_stored(state) is state
+    assert json.loads(json.dumps(state)) == engine.to_json(state) == state
