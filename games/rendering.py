@@ -22,7 +22,6 @@ from django.core.cache import cache
 from django.http import HttpRequest
 from django.template.context_processors import csrf
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -39,6 +38,7 @@ from games.selectors import game_chat, game_events, game_recent_events, game_sta
 from games.services.charts import scores_chart
 from games.services.replay import game_round_scores
 from games.status import game_status
+from games.table_urls import log_sprite, table_url
 from games.wording import action_label, say
 
 __all__ = ["action_key"]  # re-exported for the API (games/api/games.py)
@@ -108,8 +108,8 @@ def board_context(
         "view": None,
         "actions": [],
         "names": names,
-        # Where every move button posts (games/_act_form.html): reversed once per board.
-        "act_url": reverse("game_act", args=[game.pk]),
+        # Where every move button posts (games/_act_form.html): once per board.
+        "act_url": table_url("game_act", game.pk),
     }
     if state is None:
         return context
@@ -208,6 +208,10 @@ def game_context(
             round_now=(context["view"] or {}).get("round"),
         ),
         turn_time_limit=duration_text(game.turn_time_limit),
+        # The log's links and icons (templates/games/_log.html).
+        log_url=table_url("game_log", game.pk),
+        replay_url=table_url("game_replay", game.pk),
+        log_sprite=log_sprite(),
         # Only the whole page's header shows them (and needs the ruleset): a fragment never
         # asks, so it costs nothing there.
         chosen_options=SimpleLazyObject(partial(chosen_options, game)),

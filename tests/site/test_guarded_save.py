@@ -82,3 +82,23 @@ def test_another_games_row_is_not_touched(alice, bob):
     )
     assert Game.objects.get(pk=other.pk).to_move == other.to_move
     assert list(GameEvent.objects.filter(game=other, seq=game.version + 1)) == []
+
+
+def test_a_plain_update_counts_the_rows_it_changed_and_leaves_the_others(alice, bob):
+    from games.guarded_save import update_rows
+    from games.models import TurnClock
+
+    game, other = napad_game(alice, bob), napad_game(bob, alice)
+    started = timezone.now() - timedelta(hours=1)
+    fields = {"version": 7, "started_at": started, "next_step": 2, "next_reminder_at": None}
+    before = TurnClock.objects.get(game=other)
+    assert update_rows(TurnClock, {"game": game.pk}, fields) == 1
+    clock = TurnClock.objects.get(game=game)
+    assert (clock.version, clock.started_at, clock.next_step, clock.next_reminder_at) == (
+        7,
+        started,
+        2,
+        None,
+    )
+    assert TurnClock.objects.get(game=other).version == before.version
+    assert update_rows(TurnClock, {"game": game.pk + 1000}, fields) == 0
