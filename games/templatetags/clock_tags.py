@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from django import template
 from django.urls import reverse
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from games.models import Game
 from games.services.clocks import extension_available, players_on_leave
@@ -19,8 +21,31 @@ register = template.Library()
 PANEL_NOTICES = 5
 
 
-@register.inclusion_tag("clocks/panel.html", takes_context=True)
-def clock_panel(context) -> dict:
+PANEL_TEMPLATE = "clocks/panel.html"
+PANEL_PARTS = ("on_leave", "notices", "extend_seat", "orders")
+# A panel with nothing on it — a running table's with every part empty (most tables, on
+# every page, answer and push), or none at all — is the same markup every time: drawn once
+# per process and language.
+_EMPTY: dict[tuple[bool, str | None], SafeString] = {}
+
+
+@register.simple_tag(takes_context=True)
+def clock_panel(context: template.Context) -> SafeString:
+    """The panel, drawn as an inclusion tag would draw ``clocks/panel.html`` with
+    :func:`clock_panel_data`, but an empty one only once."""
+    data = clock_panel_data(context)
+    panel = context.template.engine.get_template(PANEL_TEMPLATE)
+    if data["show"] and any(data[part] for part in PANEL_PARTS):
+        return panel.render(context.new(data))
+    key = (data["show"], get_language())
+    drawn = _EMPTY.get(key)
+    if drawn is None:
+        drawn = _EMPTY[key] = panel.render(context.new(data))
+    return drawn
+
+
+def clock_panel_data(context: template.Context) -> dict:
+    """What the panel shows this viewer: nothing unless the game runs (``show``)."""
     game: Game | None = context.get("game")
     if game is None or game.status != Game.Status.RUNNING:
         return {"show": False}

@@ -100,3 +100,29 @@ def log_groups_newest(entries: list[dict[str, Any]], kind: str | None, sprite: s
             )
         )
     return mark_safe("".join(drawn))  # noqa: S308 (titles escaped, lines drawn escaped)
+
+
+@register.simple_tag(takes_context=True)
+def table_log(context: template.Context) -> SafeString:
+    """The table's log box (``#log``): its heading, the recent lines (``log_groups_newest``)
+    or "Nothing has happened yet.", and the links to the whole log and the replay — byte for
+    byte what templates/games/_log.html drew (tests/site/test_log_lines.py keeps it). Drawn
+    on every page, answer and push; the include and its tags cost more than its words."""
+    log = context.get("log")
+    game = context.get("game")
+    drawn = [f'\n<div id="log" class="game-log">\n  <h2>{escaped(gettext("Game log"))}</h2>\n  ']
+    if log:
+        groups = log_groups_newest(log, game.kind, context.get("log_sprite"))
+        drawn.append(f'\n    <div class="game-log__groups">\n      {groups}\n    </div>\n  ')
+    else:
+        drawn.append(f"\n    <p>{escaped(gettext('Nothing has happened yet.'))}</p>\n  ")
+    drawn.append("\n  ")
+    if game.version:
+        whole = escaped(gettext("The whole log"))
+        drawn.append(f'<p><a href="{escaped(context.get("log_url"))}">{whole}</a>')
+        if context.get("position") is not None or game.status == "finished":
+            replay = escaped(gettext("Replay"))
+            drawn.append(f' · <a href="{escaped(context.get("replay_url"))}">{replay}</a>')
+        drawn.append("</p>")
+    drawn.append("\n</div>\n")
+    return mark_safe("".join(drawn))  # noqa: S308 (every value escaped above)

@@ -135,3 +135,40 @@ def test_the_logs_headings_are_drawn_as_the_loop_drew_them(kind, language):
     # Logs under several headings were drawn (rounds and phases), names escaped.
     assert len(titles) > 3
     assert "<i>" not in drawn
+
+
+# templates/games/_log.html, which ``{% table_log %}`` replaced, as it was.
+LOG_BOX = '{% load i18n game_log %}\n<div id="log" class="game-log">\n  <h2>{% translate "Game log" %}</h2>\n  {% if log %}\n    <div class="game-log__groups">\n      {% log_groups_newest log game.kind log_sprite %}\n    </div>\n  {% else %}\n    <p>{% translate "Nothing has happened yet." %}</p>\n  {% endif %}\n  {% if game.version %}<p><a href="{{ log_url }}">{% translate "The whole log" %}</a>{% if position is not None or game.status == "finished" %} · <a href="{{ replay_url }}">{% translate "Replay" %}</a>{% endif %}</p>{% endif %}\n</div>\n'  # noqa: E501
+LOG_BOX_TAG = "{% load game_log %}{% table_log %}"
+
+
+class _Game:
+    def __init__(self, kind: str, version: int, status: str):
+        self.kind, self.version, self.status = kind, version, status
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_the_log_box_is_drawn_as_its_template_drew_it(language):
+    box, tag = Template(LOG_BOX), Template(LOG_BOX_TAG)
+    urls = {
+        "log_url": "/games/7/log?a=1&b=2",
+        "replay_url": "/games/7/replay",
+        "log_sprite": "s&.svg",
+    }
+    drawn = 0
+    with translation.override(language):
+        logs = [[], *(log for _number, log in zip(range(12), _played_logs("colt"), strict=False))]
+        for log in logs:
+            for version, status, position in [
+                (0, "running", None),
+                (14, "running", 2),
+                (14, "running", None),
+                (99, "finished", None),
+                (99, "aborted", None),
+                (3, "running", 0),
+            ]:
+                game = _Game("colt", version, status)
+                context = {"log": log, "game": game, "position": position, **urls}
+                assert tag.render(Context(context)) == box.render(Context(context))
+                drawn += 1
+    assert drawn == 13 * 6

@@ -483,6 +483,30 @@ def test_a_quiet_table_reads_nothing_for_its_clock_panel(alice, bob, django_asse
         assert _post_move(mover, game, action).status_code == 200
 
 
+def test_a_clock_panel_is_what_its_template_draws_empty_or_not(alice, bob):
+    # An empty panel is drawn once per process and language: the same markup the template
+    # draws for that table, and a panel with something on it is drawn each time.
+    from django.template.loader import render_to_string
+
+    from games.services.notifications import table_notice_post
+
+    game = napad_game(alice, bob)
+    play_one(game, [alice, bob])
+    # The member to move: nobody to give "+24 h" to, no leave, no notice — an empty panel.
+    client = _client(user_to_move(game, [alice, bob]))
+
+    def panel(html):
+        start = html.index('<div id="clock-panel"')
+        return html[start : html.index("</div>", start) + len("</div>")]
+
+    quiet = panel(client.get(f"/games/{game.pk}/", **HTMX).content.decode())
+    drawn = render_to_string("clocks/panel.html", {"show": True, "game": game})
+    assert quiet == panel(drawn)
+    table_notice_post(game=game, kind="info", text="The clock moved for a test.")
+    noticed = panel(client.get(f"/games/{game.pk}/", **HTMX).content.decode())
+    assert "The clock moved for a test." in noticed
+
+
 def test_the_clock_panel_shows_a_leave_and_a_notice_the_game_query_found(alice, bob):
     # The EXISTS in the game's query must not hide what a table does have.
     from games.services.clocks.leave import leave_declare, player_today

@@ -32,4 +32,3 @@ def test_the_log_sprite_is_the_static_files_name_and_follows_the_settings():
     with override_settings(STATIC_URL="/elsewhere/"):
         assert log_sprite() == static(LOG_SPRITE) == "/elsewhere/" + LOG_SPRITE
     assert log_sprite() == static(LOG_SPRITE)
-
