@@ -17,8 +17,6 @@ from django import template
 from django.template.defaulttags import CsrfTokenNode
 from django.utils.translation import gettext
 
-from games.templatetags.escaping import escaped
-
 
 def field(item: Any, name: str) -> Any:
     """``item.name`` as a template looks it up in the board's data (dicts), or ``""``."""
@@ -26,8 +24,10 @@ def field(item: Any, name: str) -> Any:
 
 
 def say_word(message: str) -> str:
-    """``{% translate message %}``: translated, then escaped as the tag escapes it."""
-    return escaped(gettext(message))
+    """``{% translate "message" %}``: the catalogue's words as they are. The tag does not
+    escape them: a literal in a template is safe, and so is its translation ("Stealin'" stays
+    "Stealin'", not ``Stealin&#x27;``)."""
+    return gettext(message)
 
 
 class SaidOnce(dict):

@@ -10,9 +10,9 @@ from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
 
 from games.gamelog import log_groups
+from games.templatetags.drawing import say_word
 from games.templatetags.escaping import escaped, localized
 
 register = template.Library()
@@ -60,7 +60,7 @@ def log_group_lines(entries: list[dict[str, Any]], sprite: str) -> SafeString:
             clock = ""
             if entry["by_clock"] and number == 0:
                 if out_of_time is None:
-                    out_of_time = escaped(gettext("out of time"))
+                    out_of_time = say_word("out of time")
                 clock = f' <em class="log-line__clock">({out_of_time})</em>'
             icon = escaped(line["icon"])
             drawn.append(
@@ -110,18 +110,20 @@ def table_log(context: template.Context) -> SafeString:
     on every page, answer and push; the include and its tags cost more than its words."""
     log = context.get("log")
     game = context.get("game")
-    drawn = [f'\n<div id="log" class="game-log">\n  <h2>{escaped(gettext("Game log"))}</h2>\n  ']
+    title = say_word("Game log")
+    drawn = [f'\n<div id="log" class="game-log">\n  <h2>{title}</h2>\n  ']
     if log:
         groups = log_groups_newest(log, game.kind, context.get("log_sprite"))
         drawn.append(f'\n    <div class="game-log__groups">\n      {groups}\n    </div>\n  ')
     else:
-        drawn.append(f"\n    <p>{escaped(gettext('Nothing has happened yet.'))}</p>\n  ")
+        nothing = say_word("Nothing has happened yet.")
+        drawn.append(f"\n    <p>{nothing}</p>\n  ")
     drawn.append("\n  ")
     if game.version:
-        whole = escaped(gettext("The whole log"))
+        whole = say_word("The whole log")
         drawn.append(f'<p><a href="{escaped(context.get("log_url"))}">{whole}</a>')
         if context.get("position") is not None or game.status == "finished":
-            replay = escaped(gettext("Replay"))
+            replay = say_word("Replay")
             drawn.append(f' · <a href="{escaped(context.get("replay_url"))}">{replay}</a>')
         drawn.append("</p>")
     drawn.append("\n</div>\n")

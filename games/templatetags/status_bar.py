@@ -17,7 +17,7 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from games.templatetags.drawing import field
+from games.templatetags.drawing import field, say_word
 from games.templatetags.escaping import escaped, localized
 from games.templatetags.when_tags import until_when
 
@@ -53,7 +53,7 @@ def status_bar(context: template.Context) -> SafeString:
         drawn.append(f'<p class="flash {flash}" role="alert">{escaped(message)}</p>')
     drawn.append('\n        <p class="status-bar__line">\n          ')
     if tone == "turn":
-        your_turn = escaped(gettext("Your turn."))
+        your_turn = say_word("Your turn.")
         drawn.append(
             f'<strong class="your-turn">{your_turn}</strong> {escaped(field(status, "text"))}'
             "\n          "
@@ -68,19 +68,19 @@ def status_bar(context: template.Context) -> SafeString:
     drawn.append("\n        </p>\n        ")
     deadline = field(status, "deadline")
     if deadline:
-        by = gettext("Decide by") if tone == "turn" else gettext("Until")
+        by = say_word("Decide by") if tone == "turn" else say_word("Until")
         drawn.append(
-            f'<p class="status-bar__deadline"><span class="muted">{escaped(by)}</span>'
+            f'<p class="status-bar__deadline"><span class="muted">{by}</span>'
             f" {escaped(until_when(deadline))}</p>"
         )
     drawn.append("\n        ")
     if tone == "turn":
-        jump = escaped(gettext("Go to your decision"))
+        jump = say_word("Go to your decision")
         drawn.append(f'<a class="status-bar__jump" href="#decision">{jump}</a>')
     drawn.append("\n        ")
     reason = getattr(game, "abort_reason", "")
     if reason:
-        stopped = escaped(gettext("A moderator stopped this game:"))
+        stopped = say_word("A moderator stopped this game:")
         drawn.append(f'<p class="abort-reason">{stopped} {escaped(reason)}</p>')
     drawn.append("\n      </div>")
     return mark_safe("".join(drawn))  # noqa: S308 (every value escaped above)

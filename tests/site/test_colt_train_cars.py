@@ -212,3 +212,61 @@ def test_the_hand_is_drawn_as_the_loop_drew_it(language, time_machine):
             assert drawn == loop.render(Context(context))
             face_down += drawn.count("action-card__also")
     assert face_down > 10  # second, face-down buttons were among them
+
+
+# The board's ``board`` partial that ``{% colt_board %}`` replaced, as it was (its own partials
+# for a bandit and a spot's loot are still the board file's).
+BOARD_PARTIAL = '\n{% localize off %}<div class="colt-board">\n  <p class="board__meta">\n    {% blocktranslate with round=view.round rounds=view.rounds_total %}Round {{ round }} of {{ rounds }}{% endblocktranslate %}\n    · {% if view.phase == "schemin" %}{% translate "Schemin\'" %}{% elif view.phase == "stealin" %}{% translate "Stealin\'" %}{% elif view.phase == "over" %}{% translate "game over" %}{% elif view.phase == "hide" %}{% translate "Time Machine" %}{% elif view.phase == "pickpocket" %}{% translate "Stealin\'" %}{% else %}{{ view.phase|phase_name:"colt" }}{% endif %}\n    · {% blocktranslate count cards=view.round_cards_left %}{{ cards }} round card to come{% plural %}{{ cards }} round cards to come{% endblocktranslate %}\n    · {% blocktranslate count bullets=view.neutral_bullets_left %}{{ bullets }} neutral bullet left{% plural %}{{ bullets }} neutral bullets left{% endblocktranslate %}\n  </p>\n  {% if view.round_card and view.phase != "over" %}\n    <div class="round-card">\n      <strong class="round-card__name">{{ view.round_card.name|colt_round_card }}</strong>\n      <ol class="round-card__turns" aria-label="{% translate \'Turns of this round\' %}">\n        {% for turn in view.round_card.turns %}\n          <li class="turn turn--{{ turn }}{% if forloop.counter0 == view.round_card.turn_index %} is-current{% endif %}"{% if forloop.counter0 == view.round_card.turn_index %} aria-current="step"{% endif %}>{% if turn == "N" %}{% translate "Normal" %}{% elif turn == "T" %}{% translate "Tunnel" %}{% elif turn == "S" %}{% translate "Speeding-up" %}{% elif turn == "R" %}{% translate "Switching" %}{% endif %}</li>\n        {% endfor %}\n      </ol>\n      {% if view.round_card.event %}<p class="round-card__event">{% translate "At the end of the round" %}: {{ view.round_card.event|translated }}</p>{% endif %}\n    </div>\n  {% endif %}\n\n  <div class="train-scroll{% if view.time_machine %} train-scroll--machine{% endif %}">\n  <ol class="colt-train" aria-label="{% translate \'The train, locomotive first\' %}">\n    {% if view.time_machine %}\n      <li class="car car--time-machine" data-mark="spot-tm">\n        <div class="car__name"><svg viewBox="0 0 40 40" width="18" height="18" aria-hidden="true" focusable="false"><circle cx="20" cy="20" r="17" fill="#4b3b8f" stroke="#fff" stroke-width="3"/><path d="M20 8v12l8 5" stroke="#fff" stroke-width="3" fill="none"/></svg> <span class="car__label">{% translate "Time Machine" %}</span></div>\n        <div class="car__spot car__spot--machine" data-mark="spot-tm" aria-label="{% translate \'Time Machine\' %}">\n          {% for bandit in view.time_machine.bandits %}{% partial bandit %}{% endfor %}\n          {% with loot=view.time_machine.loot %}{% partial loot %}{% endwith %}\n        </div>\n      </li>\n    {% endif %}\n    {% colt_train_cars view.train %}\n  </ol>\n  </div>\n  <p class="train-legend muted">{% translate "Each car: roof above, inside below." %}</p>\n  {% if view.hidden_bandits %}<p class="hint">{% for bandit in view.hidden_bandits %}{% partial bandit_chip %} {% endfor %}{% translate "travelled in the Time Machine and hides under a car nobody else knows." %}</p>{% endif %}\n  {% if view.my_hidden_spot %}<p class="hint">{% if view.my_hidden_spot.is_locomotive %}{% translate "You hide under the locomotive until Stealin\' begins; nobody else knows where." %}{% else %}{% blocktranslate with car=view.my_hidden_spot.name %}You hide under car {{ car }} until Stealin\' begins; nobody else knows where.{% endblocktranslate %}{% endif %}</p>{% endif %}\n\n  {% if view.phase != "over" %}\n  <div class="colt-pile" data-mark="pile">\n    <h3>{% translate "Action pile" %} <small>({% translate "first played resolves first" %})</small></h3>\n    {% if view.pile %}\n      <ol class="pile">\n        {% colt_pile_cards view.pile %}\n      </ol>\n    {% else %}\n      <p>{% translate "No cards played yet this round." %}</p>\n    {% endif %}\n    {% if view.pending %}\n      <p class="pending"><strong>{% translate "Resolving" %}:</strong> {{ view.pending.bandit.name }} ({{ view.pending.bandit.character }}){% if view.pending.pile_card.card %} — {{ view.pending.pile_card.card|colt_card_name }}{% endif %}.\n        {% if view.pending.seat == view.viewer %}{% translate "Choose how it resolves." %}{% else %}{% blocktranslate with name=view.pending.bandit.name %}Waiting for {{ name }} to choose.{% endblocktranslate %}{% endif %}\n      </p>\n    {% endif %}\n  </div>\n  {% endif %}\n\n  <table class="bandits">\n    <thead><tr>\n      <th scope="col">{% translate "Bandit" %}</th>\n      <th scope="col">{% translate "Loot" %}</th>\n      <th scope="col">{% translate "Bullets left" %} / {% translate "received" %}</th>\n      <th scope="col">{% translate "Hand" %} / {% translate "Deck" %}</th>\n    </tr></thead>\n    <tbody>\n      {% colt_bandit_rows view %}\n    </tbody>\n  </table>\n</div>\n{% endlocalize %}'  # noqa: E501
+BOARD_LOADS = "{% load i18n l10n partials board_labels colt_board %}"
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+@pytest.mark.parametrize("time_machine", [False, True], ids=["plain", "time-machine"])
+def test_the_whole_board_is_drawn_as_its_partial_drew_it(language, time_machine):
+    partial = Template(BOARD_LOADS + PARTIALS + BOARD_PARTIAL)
+    tag = Template(BOARD_LOADS + "\n{% colt_board view %}")
+    seen: dict[str, set] = {"phase": set(), "parts": set()}
+    with translation.override(language):
+        for view in _boards(time_machine):
+            assert tag.render(Context({"view": view})) == partial.render(Context({"view": view}))
+            seen["phase"].add(view["phase"])
+            seen["parts"].update(
+                part
+                for part in ("pending", "hidden_bandits", "my_hidden_spot", "time_machine")
+                if view.get(part)
+            )
+            if (view.get("round_card") or {}).get("event"):
+                seen["parts"].add("event")
+    assert {"schemin", "stealin"} <= seen["phase"]
+    assert "pending" in seen["parts"]
+    if time_machine:
+        assert {"time_machine", "hidden_bandits"} <= seen["parts"]
+
+
+def test_an_odd_board_is_escaped_as_its_partial_escaped_it():
+    view = {
+        "phase": "<phase>",
+        "round": "<1>",
+        "rounds_total": 5,
+        "round_cards_left": 2,
+        "neutral_bullets_left": 1,
+        "round_card": {
+            "name": "<card>",
+            "turns": ["N", "<X>", "S"],
+            "turn_index": 1,
+            "event": "<e>",
+        },
+        "time_machine": {"bandits": [{"css": "a&b", "seat": 1, "character": "<C>", "name": "n"}]},
+        "train": ODD_CARS,
+        "hidden_bandits": [{"css": "<x>", "character": "Ch & co"}],
+        "my_hidden_spot": {"name": "<3>"},
+        "pile": [],
+        "pending": {"bandit": {"name": "<b>N</b>", "character": "&"}, "seat": 2, "pile_card": {}},
+        "viewer": 1,
+        "bandits": [],
+    }
+    for language in ("en", "pl"):
+        with translation.override(language):
+            drawn = _render(BOARD_LOADS + "\n{% colt_board view %}", view)
+            assert drawn == _render(BOARD_LOADS + PARTIALS + BOARD_PARTIAL, view)
+    assert "<b>" not in drawn and "<card>" not in drawn and "<X>" not in drawn

@@ -29,6 +29,8 @@ class Command(makemessages.Command):
         *makemessages.Command.xgettext_options,
         "--keyword=pgettext_noop:1c,2",
         "--keyword=plural_noop:1,2",
+        # The boards' tags say a template's {% translate "…" %} words with say_word("…").
+        "--keyword=say_word",
     ]
 
     def handle(self, *args, **options):
