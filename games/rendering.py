@@ -14,6 +14,7 @@ anyone's panel.
 
 from __future__ import annotations
 
+import functools
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -318,8 +319,11 @@ def render_game_live(
     return html + format_html(ANNOUNCE_MARKUP, context["announcement"])
 
 
+@functools.cache
 def render_since_closed() -> str:
-    """The "since your last visit" panel emptied by id: the member acted or dismissed it."""
+    """The "since your last visit" panel emptied by id: the member acted or dismissed it.
+    The same few bytes every time (no words, nothing of the member's): drawn once per
+    process, not once per move."""
     return render_to_string(SINCE_TEMPLATE, {"since": None, "since_oob": True})
 
 

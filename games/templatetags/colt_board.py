@@ -25,7 +25,9 @@ from games.templatetags.drawing import (
     SaidOnce,
     csrf_input,
     field,
+    said_here,
     say_word,
+    words_here,
 )
 from games.templatetags.escaping import escaped
 from games.templatetags.when_tags import on_date
@@ -130,10 +132,8 @@ _CAR_WORDS = (
 
 
 def _car_words() -> dict[str, str]:
-    words = {message: say_word(message) for message in _CAR_WORDS}
-    words.update({title: say_word(title) for _name, _sign, title in _LOOT_PIECES})
-    words["Car %(name)s"] = gettext("Car %(name)s")
-    return words
+    """The cars' words and the board's (``_BOARD_WORDS``), in the page's language."""
+    return words_here(_ALL_BOARD_WORDS)
 
 
 @register.simple_tag
@@ -212,8 +212,8 @@ def _colt_pile_card(card: dict[str, Any], words: dict[str, str], said: SaidOnce)
 def colt_pile_cards(pile: Any) -> SafeString:
     """The cards of Colt Express's action pile, first played first: ``{% colt_pile_cards
     view.pile %}`` (the markup of the loop it replaced; tests/site/test_colt_train_cars.py)."""
-    words = {message: say_word(message) for message in _COLT_TABLE_WORDS}
-    said = SaidOnce()
+    words = words_here(_COLT_TABLE_WORDS)
+    said = said_here()
     return mark_safe("".join(_colt_pile_card(card, words, said) for card in pile or ()))  # noqa: S308
 
 
@@ -370,6 +370,14 @@ _BOARD_WORDS = (
     gettext_noop("travelled in the Time Machine and hides under a car nobody else knows."),
     gettext_noop("You hide under the locomotive until Stealin' begins; nobody else knows where."),
 )
+# Everything the board says as written ("Car %(name)s" as blocktranslate says it: the
+# catalogue's text, its name escaped when filled in).
+_ALL_BOARD_WORDS = (
+    *_CAR_WORDS,
+    *_BOARD_WORDS,
+    *(title for _name, _sign, title in _LOOT_PIECES),
+    gettext_noop("Car %(name)s"),
+)
 _TIME_MACHINE_ICON = (
     '<svg viewBox="0 0 40 40" width="18" height="18" aria-hidden="true" focusable="false">'
     '<circle cx="20" cy="20" r="17" fill="#4b3b8f" stroke="#fff" stroke-width="3"/>'
@@ -512,7 +520,6 @@ def colt_board(view: Any) -> SafeString:
     if not isinstance(view, dict):
         view = {}
     words = _car_words()
-    words.update((message, say_word(message)) for message in _BOARD_WORDS)
     machine = " train-scroll--machine" if field(view, "time_machine") else ""
     return mark_safe(  # noqa: S308 (every value escaped by the parts)
         '<div class="colt-board">'

@@ -14,8 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.template.defaulttags import CsrfTokenNode
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 
 def field(item: Any, name: str) -> Any:
@@ -30,9 +32,41 @@ def say_word(message: str) -> str:
     return gettext(message)
 
 
+# The boards' words and labels per language, for the life of the process: they depend on the
+# language alone, and every board asked gettext for the same few dozen again (a third of the
+# seats' drawing). Emptied when settings change (a test's other catalogues).
+_SAID: dict[str | None, SaidOnce] = {}
+_WORDS: dict[tuple, dict[str, str]] = {}
+SAID_KEPT = 2048
+
+
+@receiver(setting_changed)
+def _settings_changed(**_kwargs: Any) -> None:
+    _SAID.clear()
+    _WORDS.clear()
+
+
+def words_here(messages: tuple[str, ...]) -> dict[str, str]:
+    """``{message: say_word(message)}`` for these messages in the page's language."""
+    key = (get_language(), messages)
+    words = _WORDS.get(key)
+    if words is None:
+        words = _WORDS[key] = {message: say_word(message) for message in messages}
+    return words
+
+
+def said_here() -> SaidOnce:
+    """The label filters' words in the page's language (``SaidOnce``), kept across boards."""
+    language = get_language()
+    said = _SAID.get(language)
+    if said is None or len(said) >= SAID_KEPT:
+        said = _SAID[language] = SaidOnce()
+    return said
+
+
 class SaidOnce(dict):
-    """Each label filter's words for a value, said once per board: four seats share most
-    counts and cargoes, and every gettext looks up the language again."""
+    """Each label filter's words for a value, said once (``said_here``: per language): four
+    seats share most counts and cargoes, and every gettext looks up the language again."""
 
     def __call__(self, label: Any, value: Any) -> Any:
         key = (label, value)

@@ -22,7 +22,15 @@ from games.templatetags.board_labels import (
     napad_send_label,
     wagons_captured,
 )
-from games.templatetags.drawing import MOVE_FORM, SaidOnce, csrf_input, field, say_word
+from games.templatetags.drawing import (
+    MOVE_FORM,
+    SaidOnce,
+    csrf_input,
+    field,
+    said_here,
+    say_word,
+    words_here,
+)
 from games.templatetags.escaping import escaped
 from games.templatetags.when_tags import on_date
 
@@ -220,7 +228,7 @@ def napad_train_wagons(view: Any) -> SafeString:
         return mark_safe(  # noqa: S308 (a translated message, escaped)
             f'\n      <li class="train__empty">{say_word(_NO_WAGONS)}</li>\n    '
         )
-    said = SaidOnce()
+    said = said_here()
     drawn = []
     for wagon in train:
         value = escaped(field(wagon, "value"))
@@ -248,9 +256,9 @@ def napad_seats(view: Any) -> SafeString:
     escaped, numbers as they are, as ``{% localize off %}`` prints them) is what the loop
     drew; tests/site/test_napad_seats.py compares the two on played games."""
     over = field(view, "over")
-    words = {message: say_word(message) for message in _NAPAD_SEAT_WORDS}
+    words = words_here(_NAPAD_SEAT_WORDS)
     seats = field(view, "seats") or ()
-    said = SaidOnce()
+    said = said_here()
     return mark_safe("".join(_napad_seat(seat, over, words, said) for seat in seats))  # noqa: S308
 
 
@@ -296,7 +304,7 @@ def napad_hand_cards(context: template.Context, view: Any, url: Any, version: An
         return mark_safe("")  # noqa: S308 (nothing to show)
     viewer = escaped(view.get("viewer"))
     form = {"url": escaped(url), "version": escaped(version), "csrf": csrf_input(context)}
-    said = SaidOnce()
+    said = said_here()
     cards = "".join(
         f'\n        <li class="gang-card" data-flip="card-{viewer}-{escaped(field(card, "id"))}">'
         "\n          "
