@@ -123,11 +123,18 @@ _SAID: dict[tuple, list[str]] = {}
 SAID_KEPT = 4096
 
 
+def _reading(names: Names | None) -> tuple:
+    """What a reading of the log depends on besides the events: the reader's language and
+    the seats' names (worked out once per log, not once per action)."""
+    return get_language(), tuple(sorted((names or {}).items()))
+
+
 def _texts(
     public: list[dict[str, Any]],
     shown: list[tuple[dict[str, Any], bool]],
     wording: Wording,
     names: Names | None,
+    reading: tuple | None = None,
 ) -> list[str]:
     """The texts of the public events, then of the private ones shown (the event, whether
     it is the reader's own)."""
@@ -135,8 +142,7 @@ def _texts(
     key = (
         hashlib.blake2b(content, digest_size=16).digest(),
         id(wording),
-        get_language(),
-        tuple(sorted((names or {}).items())),
+        *(reading or _reading(names)),
     )
     kept = _SAID.get(key)
     if kept is not None:
@@ -156,17 +162,18 @@ def event_lines(
     everything: bool = False,
     names: Names | None = None,
     kind: str | None = None,
+    reading: tuple | None = None,
 ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(engine event, line) for what a viewer may read of one logged action: the public
     events and their own private ones (every seat's when ``everything``), in the order the
-    engine reported them."""
+    engine reported them. ``reading``: ``_reading(names)``, when the caller reads many."""
     wording = wording_for(kind or _kind_of(game_event))
     shown = []
     for event in game_event.private_events:
         mine = position is not None and position in event.get("private_to", ())
         if mine or everything:
             shown.append((event, mine))
-    texts = _texts(game_event.public_events, shown, wording, names)
+    texts = _texts(game_event.public_events, shown, wording, names, reading)
     public = [(event, _line(event, text)) for event, text in zip(game_event.public_events, texts)]
     private = [
         (event, _line(event, text, private=True))
@@ -267,11 +274,12 @@ def log_entries(
         round_number = round_now - starts
     phase = None
     entries = []
+    reading = _reading(names)
     for game_event in events:
         lines = []
         entry_round, entry_phase = None, None
         for event, line in event_lines(
-            game_event, position, everything=everything, names=names, kind=kind
+            game_event, position, everything=everything, names=names, kind=kind, reading=reading
         ):
             kind_of_event = event.get("type", "")
             if kind_of_event in wording.round_starts:

@@ -20,6 +20,7 @@ from games.templatetags.board_labels import (
     cargo_name,
     gang_name,
     napad_send_label,
+    phase_name,
     wagons_captured,
 )
 from games.templatetags.drawing import (
@@ -313,3 +314,67 @@ def napad_hand_cards(context: template.Context, view: Any, url: Any, version: An
         for card in view.get("hand") or ()
     )
     return mark_safe(cards)  # noqa: S308 (every value escaped)
+
+
+# -- the whole board ------------------------------------------------------------------------
+
+_NAPAD_BOARD_WORDS = (
+    gettext_noop("game over"),
+    gettext_noop("It's a robbery!"),
+    gettext_noop("Wagons left in the treasury"),
+    gettext_noop("The train, locomotive first"),
+    gettext_noop("Locomotive"),
+    gettext_noop("Round %(round)s of %(rounds)s"),
+)
+# The board's markup around its train and seats, as templates/games/napad/board.html drew it.
+_NAPAD_LOCOMOTIVE = (
+    '      <svg viewBox="0 0 80 56" width="80" height="56" aria-hidden="true" focusable="false">\n'
+    '        <rect x="6" y="14" width="44" height="28" rx="3" fill="#3a3a3a"/>\n'
+    '        <rect x="48" y="6" width="26" height="36" rx="3" fill="#555"/>\n'
+    '        <rect x="53" y="11" width="16" height="11" fill="#f7e7b4"/>\n'
+    '        <rect x="14" y="4" width="9" height="12" fill="#3a3a3a"/>\n'
+    '        <circle cx="18" cy="46" r="7" fill="#222"/>'
+    '<circle cx="40" cy="46" r="7" fill="#222"/>'
+    '<circle cx="63" cy="46" r="7" fill="#222"/>\n'
+    "      </svg>"
+)
+_NAPAD_BOARD = (
+    '<div class="napad-board">\n  <p class="board__meta">\n    {round}\n    · {phase}\n'
+    '    · {wagons_left}: {treasury}\n  </p>\n\n  <div class="train-scroll">\n'
+    '  <ol class="train" aria-label="{train}">\n    <li class="train__loco" aria-label="{loco}">\n'
+    + _NAPAD_LOCOMOTIVE
+    + "\n    </li>\n    {wagons}\n  </ol>\n  </div>\n\n"
+    '  <ul class="napad-seats">\n    {seats}\n  </ul>\n</div>\n'
+)
+
+
+@register.simple_tag
+def napad_board(view: Any) -> SafeString:
+    """To jest napad!'s whole board: ``{% napad_board view %}`` — the round, the phase and the
+    treasury, the train (``napad_train_wagons``) and the seats (``napad_seats``), byte for
+    byte what the board's ``board`` partial drew (tests/site/test_napad_seats.py keeps it)."""
+    words = words_here(_NAPAD_BOARD_WORDS)
+    said = said_here()
+    if field(view, "over"):
+        phase = words["game over"]
+    elif field(view, "phase") == "robbery":
+        phase = words["It's a robbery!"]
+    else:
+        phase = escaped(phase_name(field(view, "phase"), "napad"))
+    treasury = field(view, "treasury") or {}
+    return mark_safe(  # noqa: S308 (every value escaped; the tags escape theirs)
+        _NAPAD_BOARD.format(
+            round=words["Round %(round)s of %(rounds)s"]
+            % {"round": escaped(field(view, "round")), "rounds": escaped(field(view, "rounds"))},
+            phase=phase,
+            wagons_left=words["Wagons left in the treasury"],
+            treasury=", ".join(
+                f"{escaped(said(cargo_name, cargo))} {escaped(count)}"
+                for cargo, count in treasury.items()
+            ),
+            train=words["The train, locomotive first"],
+            loco=words["Locomotive"],
+            wagons=napad_train_wagons(view),
+            seats=napad_seats(view),
+        )
+    )

@@ -202,3 +202,32 @@ def test_the_hand_is_drawn_as_the_loop_drew_it(language):
             assert drawn == loop.render(Context(context))
             buttons += drawn.count("<button")
     assert buttons > 100
+
+
+# The board's ``board`` partial that ``{% napad_board %}`` replaced, as it was.
+BOARD_PARTIAL = '\n{% localize off %}<div class="napad-board">\n  <p class="board__meta">\n    {% blocktranslate with round=view.round rounds=view.rounds %}Round {{ round }} of {{ rounds }}{% endblocktranslate %}\n    · {% if view.over %}{% translate "game over" %}{% elif view.phase == "robbery" %}{% translate "It\'s a robbery!" %}{% else %}{{ view.phase|phase_name:"napad" }}{% endif %}\n    · {% translate "Wagons left in the treasury" %}: {% for cargo, count in view.treasury.items %}{{ cargo|cargo_name }} {{ count }}{% if not forloop.last %}, {% endif %}{% endfor %}\n  </p>\n\n  <div class="train-scroll">\n  <ol class="train" aria-label="{% translate \'The train, locomotive first\' %}">\n    <li class="train__loco" aria-label="{% translate \'Locomotive\' %}">\n      <svg viewBox="0 0 80 56" width="80" height="56" aria-hidden="true" focusable="false">\n        <rect x="6" y="14" width="44" height="28" rx="3" fill="#3a3a3a"/>\n        <rect x="48" y="6" width="26" height="36" rx="3" fill="#555"/>\n        <rect x="53" y="11" width="16" height="11" fill="#f7e7b4"/>\n        <rect x="14" y="4" width="9" height="12" fill="#3a3a3a"/>\n        <circle cx="18" cy="46" r="7" fill="#222"/><circle cx="40" cy="46" r="7" fill="#222"/><circle cx="63" cy="46" r="7" fill="#222"/>\n      </svg>\n    </li>\n    {% napad_train_wagons view %}\n  </ol>\n  </div>\n\n  <ul class="napad-seats">\n    {% napad_seats view %}\n  </ul>\n</div>\n{% endlocalize %}'  # noqa: E501
+BOARD_LOADS = "{% load i18n l10n board_labels napad_board %}"
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_the_whole_board_is_drawn_as_its_partial_drew_it(language):
+    partial = Template(BOARD_LOADS + BOARD_PARTIAL)
+    tag = Template(BOARD_LOADS + "\n{% napad_board view %}")
+    phases = set()
+    with translation.override(language):
+        for view in _boards():
+            context = {"view": view}
+            assert tag.render(Context(context)) == partial.render(Context(context))
+            phases.add("over" if view["over"] else view["phase"])
+    assert {"robbery", "over"} <= phases  # the odd board below has another phase
+
+
+def test_an_odd_board_is_escaped_as_its_partial_escaped_it():
+    view = {"round": "<1>", "rounds": 3, "phase": "<p>", "treasury": {"gold": 2, "<x>": 1}}
+    for language in ("en", "pl"):
+        with translation.override(language):
+            drawn = Template(BOARD_LOADS + "\n{% napad_board view %}").render(
+                Context({"view": view})
+            )
+            assert drawn == Template(BOARD_LOADS + BOARD_PARTIAL).render(Context({"view": view}))
+    assert "<p>" not in drawn and "<x>" not in drawn
