@@ -30,6 +30,7 @@ from games.templatetags.drawing import (
     words_here,
 )
 from games.templatetags.escaping import escaped
+from games.templatetags.move_buttons import move_button
 from games.templatetags.when_tags import on_date
 
 register = template.Library()
@@ -538,4 +539,47 @@ def colt_board(view: Any) -> SafeString:
         f'      <th scope="col">{words["Hand"]} / {words["Deck"]}</th>\n'
         "    </tr></thead>\n    <tbody>\n"
         f"      {colt_bandit_rows(view)}\n    </tbody>\n  </table>\n</div>\n"
+    )
+
+
+_COLT_HAND_WORDS = (
+    gettext_noop("Your hand"),
+    gettext_noop("Choose a card to play it."),
+    gettext_noop("Your cards"),
+    gettext_noop("No cards in hand."),
+    gettext_noop("Draw cards instead"),
+)
+
+
+@register.simple_tag(takes_context=True)
+def colt_hand(context: template.Context, view: Any, url: Any, version: Any) -> SafeString:
+    """Colt Express's hand: ``{% colt_hand view act_url game.version %}`` — its cards
+    (``colt_hand_cards``) and the draw, byte for byte what the board's ``hand`` partial drew
+    (tests/site/test_colt_train_cars.py keeps it)."""
+    words = words_here(_COLT_HAND_WORDS)
+    cards = field(view, "hand_cards")
+    hint = ""
+    if field(view, "is_my_turn") and cards:
+        hint = f'<p class="hint">{words["Choose a card to play it."]}</p>'
+    if cards:
+        drawn = (
+            f'\n    <ul class="hand__cards" aria-label="{words["Your cards"]}">\n'
+            f"      {colt_hand_cards(context, view, url, version)}\n    </ul>\n  "
+        )
+    else:
+        drawn = f"\n    <p>{words['No cards in hand.']}</p>\n  "
+    drawing = ""
+    if draw_action := field(view, "draw_action"):
+        # {% translate "Draw cards instead" as draw_label %}: safe as the tag keeps it.
+        button = move_button(
+            context,
+            draw_action,
+            mark_safe(words["Draw cards instead"]),  # noqa: S308 (the catalogue's words)
+            button_class="button--quiet button--small",
+            form_class="hand__draw",
+        )
+        drawing = f"\n    {button}\n  "
+    return mark_safe(  # noqa: S308 (the parts are escaped)
+        f'<div class="hand hand--colt">\n  <h2 class="decision__title">{words["Your hand"]}</h2>'
+        f"\n  {hint}\n  {drawn}\n  {drawing}\n</div>\n"
     )

@@ -33,6 +33,7 @@ from games.templatetags.drawing import (
     words_here,
 )
 from games.templatetags.escaping import escaped
+from games.templatetags.move_buttons import move_button
 from games.templatetags.when_tags import on_date
 
 register = template.Library()
@@ -377,4 +378,41 @@ def napad_board(view: Any) -> SafeString:
             wagons=napad_train_wagons(view),
             seats=napad_seats(view),
         )
+    )
+
+
+_NAPAD_HAND_WORDS = (
+    gettext_noop("Your hand"),
+    gettext_noop("Your cards: send one with the half you choose up"),
+    gettext_noop("No cards in hand."),
+    gettext_noop("Pass"),
+)
+
+
+@register.simple_tag(takes_context=True)
+def napad_hand(context: template.Context, view: Any, url: Any, version: Any) -> SafeString:
+    """To jest napad!'s hand, the member's decision: ``{% napad_hand view act_url game.version
+    %}`` — its cards (``napad_hand_cards``) and the pass, byte for byte what the board's
+    ``hand`` partial drew (tests/site/test_napad_seats.py keeps it)."""
+    words = words_here(_NAPAD_HAND_WORDS)
+    if field(view, "hand"):
+        cards = napad_hand_cards(context, view, url, version)
+        aria = words["Your cards: send one with the half you choose up"]
+        drawn = f'\n    <ul class="hand__cards" aria-label="{aria}">\n      {cards}\n    </ul>\n  '
+    else:
+        drawn = f"\n    <p>{words['No cards in hand.']}</p>\n  "
+    passing = ""
+    if pass_action := field(view, "pass_action"):
+        # {% translate "Pass" as pass_label %}: a literal's translation, safe as it is.
+        button = move_button(
+            context,
+            pass_action,
+            mark_safe(words["Pass"]),  # noqa: S308 (the catalogue's words, as the tag keeps them)
+            button_class="button--quiet button--small",
+            form_class="hand__pass",
+        )
+        passing = f"\n    {button}\n  "
+    return mark_safe(  # noqa: S308 (the parts are escaped)
+        f'<div class="hand hand--napad">\n  <h2 class="decision__title">{words["Your hand"]}</h2>'
+        f"\n  {drawn}\n  {passing}\n</div>\n"
     )

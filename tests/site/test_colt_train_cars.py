@@ -270,3 +270,26 @@ def test_an_odd_board_is_escaped_as_its_partial_escaped_it():
             drawn = _render(BOARD_LOADS + "\n{% colt_board view %}", view)
             assert drawn == _render(BOARD_LOADS + PARTIALS + BOARD_PARTIAL, view)
     assert "<b>" not in drawn and "<card>" not in drawn and "<X>" not in drawn
+
+
+# The board's ``hand`` partial that ``{% colt_hand %}`` replaced, as it was.
+HAND_PARTIAL = '\n{% localize off %}<div class="hand hand--colt">\n  <h2 class="decision__title">{% translate "Your hand" %}</h2>\n  {% if view.is_my_turn and view.hand_cards %}<p class="hint">{% translate "Choose a card to play it." %}</p>{% endif %}\n  {% if view.hand_cards %}\n    <ul class="hand__cards" aria-label="{% translate \'Your cards\' %}">\n      {% colt_hand_cards view act_url game.version %}\n    </ul>\n  {% else %}\n    <p>{% translate "No cards in hand." %}</p>\n  {% endif %}\n  {% if view.draw_action %}\n    {% translate "Draw cards instead" as draw_label %}{% move_button view.draw_action draw_label button_class="button--quiet button--small" form_class="hand__draw" %}\n  {% endif %}\n</div>\n{% endlocalize %}'  # noqa: E501
+HAND_LOADS = "{% load i18n l10n board_labels colt_board move_buttons %}"
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+@pytest.mark.parametrize("time_machine", [False, True], ids=["plain", "time-machine"])
+def test_the_whole_hand_is_drawn_as_its_partial_drew_it(language, time_machine):
+    partial = Template(HAND_LOADS + HAND_PARTIAL)
+    tag = Template(HAND_LOADS + "\n{% colt_hand view act_url game.version %}")
+    seen = set()
+    with translation.override(language):
+        for number, view in enumerate(_boards(time_machine)):
+            context = {"view": view, "act_url": "/games/7/act/?a&b", "game": {"version": number}}
+            if number % 2:
+                context["csrf_token"] = "t0k3n<&>"  # as {% csrf_token %} finds it: escaped
+            assert tag.render(Context(context)) == partial.render(Context(context))
+            seen.update(
+                key for key in ("hand", "hand_cards", "pass_action", "draw_action") if view.get(key)
+            )
+    assert len(seen) >= 2  # hands with cards and with a pass / draw button were among them

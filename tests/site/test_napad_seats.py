@@ -231,3 +231,25 @@ def test_an_odd_board_is_escaped_as_its_partial_escaped_it():
             )
             assert drawn == Template(BOARD_LOADS + BOARD_PARTIAL).render(Context({"view": view}))
     assert "<p>" not in drawn and "<x>" not in drawn
+
+
+# The board's ``hand`` partial that ``{% napad_hand %}`` replaced, as it was.
+HAND_PARTIAL = '\n{% localize off %}<div class="hand hand--napad">\n  <h2 class="decision__title">{% translate "Your hand" %}</h2>\n  {% if view.hand %}\n    <ul class="hand__cards" aria-label="{% translate \'Your cards: send one with the half you choose up\' %}">\n      {% napad_hand_cards view act_url game.version %}\n    </ul>\n  {% else %}\n    <p>{% translate "No cards in hand." %}</p>\n  {% endif %}\n  {% if view.pass_action %}\n    {% translate "Pass" as pass_label %}{% move_button view.pass_action pass_label button_class="button--quiet button--small" form_class="hand__pass" %}\n  {% endif %}\n</div>\n{% endlocalize %}'  # noqa: E501
+HAND_LOADS = "{% load i18n l10n board_labels napad_board move_buttons %}"
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_the_whole_hand_is_drawn_as_its_partial_drew_it(language):
+    partial = Template(HAND_LOADS + HAND_PARTIAL)
+    tag = Template(HAND_LOADS + "\n{% napad_hand view act_url game.version %}")
+    seen = set()
+    with translation.override(language):
+        for number, view in enumerate(_boards(games=2)):
+            context = {"view": view, "act_url": "/games/7/act/?a&b", "game": {"version": number}}
+            if number % 2:
+                context["csrf_token"] = "t0k3n<&>"  # as {% csrf_token %} finds it: escaped
+            assert tag.render(Context(context)) == partial.render(Context(context))
+            seen.update(
+                key for key in ("hand", "hand_cards", "pass_action", "draw_action") if view.get(key)
+            )
+    assert len(seen) >= 2  # hands with cards and with a pass / draw button were among them
