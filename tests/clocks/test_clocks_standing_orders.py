@@ -352,3 +352,47 @@ def test_the_boards_view_gives_the_same_orders_as_the_engines_own(game, seats, a
 
     assert standing_orders_for(game, me, view=board) == standing_orders_for(game, me)
     assert [row["card"] for row in standing_orders_for(game, me, view=board)] == ["fire", "rob"]
+
+
+# templates/clocks/standing_orders.html, which ``{% standing_orders_form %}`` replaced, as it was.
+ORDERS_TEMPLATE = '{% load i18n %}{% if orders %}\n<details class="standing-orders">\n  <summary><h2 id="standing-orders-title">{% translate "Standing orders" %}</h2> <span class="muted">{% blocktranslate count cards=orders|length %}{{ cards }} card of yours on the pile{% plural %}{{ cards }} cards of yours on the pile{% endblocktranslate %}</span></summary>\n  <p class="muted">{% translate "Say now how each of your cards should be carried out when it resolves. If the order is not possible then, you will be asked." %}</p>\n  <ol class="standing-orders__list">\n    {% for order in orders %}\n      <li>\n        <form method="post" action="{{ order_url }}" hx-post="{{ order_url }}" hx-target="#game-live" hx-swap="outerHTML">{% csrf_token %}\n          <input type="hidden" name="pile_index" value="{{ order.pile_index }}">\n          <label for="order-{{ order.pile_index }}">{% blocktranslate trimmed with card=order.card_label number=order.pile_index|add:1 %}Card {{ number }}: {{ card }}{% endblocktranslate %}</label>\n          <select id="order-{{ order.pile_index }}" name="choice">\n            <option value="">{% translate "Ask me when it resolves" %}</option>\n            {% for value, label in order.choices %}<option value="{{ value }}"{% if value == order.chosen %} selected{% endif %}>{{ label }}</option>{% endfor %}\n          </select>\n          <button class="button button--small">{% translate "Save" %}</button>\n        </form>\n      </li>\n    {% endfor %}\n  </ol>\n</details>\n{% endif %}\n'  # noqa: E501
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "pt"])
+def test_the_orders_form_is_drawn_as_its_template_drew_it(language):
+    from django.template import Context, Template
+    from django.utils import translation
+
+    from games.services.standing_orders import order_choices
+
+    bandits = [
+        {"seat": 0, "character": "Belle"},
+        {"seat": 1, "character": "<b>Doc</b> & 'co'"},
+        {"seat": 2, "character": "Ghost"},
+    ]
+    view = {"bandits": bandits}
+    orders = []
+    for index, card in enumerate(["move", "fire", "rob", "punch", "marshal", "floor", "move"]):
+        choices = order_choices(card, view, 0)
+        if not choices:
+            continue
+        chosen = choices[index % len(choices)][0] if index % 2 else ""
+        label = "Card <i>x</i>" if index == 3 else card.title()
+        orders.append(
+            {"pile_index": index, "card_label": label, "choices": choices, "chosen": chosen}
+        )
+    old, new = (
+        Template(ORDERS_TEMPLATE),
+        Template("{% load clock_tags %}{% standing_orders_form %}"),
+    )
+    with translation.override(language):
+        for some in (orders, orders[:1], orders[2:4], []):
+            for csrf in ("t0k3n<&>", None):
+                values = {"orders": some, "order_url": "/games/7/orders?a&b"}
+                if csrf is not None:
+                    values["csrf_token"] = csrf
+                drawn = new.render(Context(values))
+                assert drawn == old.render(Context(values))
+    full = new.render(Context({"orders": orders, "order_url": "/o"}))
+    assert "<b>Doc" not in full and "&lt;b&gt;Doc" in full and " selected>" in full
+    assert len(orders) >= 5
