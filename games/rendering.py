@@ -209,7 +209,7 @@ def game_context(
             round_now=(context["view"] or {}).get("round"),
         ),
         turn_time_limit=duration_text(game.turn_time_limit),
-        # The log's links and icons (templates/games/_log.html).
+        # The log box's links and icons (games/templatetags/game_log.py table_log).
         log_url=table_url("game_log", game.pk),
         replay_url=table_url("game_replay", game.pk),
         log_sprite=log_sprite(),
