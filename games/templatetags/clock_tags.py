@@ -1,9 +1,10 @@
 """``{% clock_panel %}`` on the game page: who is on leave, the clock's notices, the "+24 h"
 button and (Colt Express) the member's standing orders — rendered for the page's viewer.
 
-Its reads are kept on the game it is drawn from (games/selectors.py ``read_once``): the
-answer to a move shares the leave the turn clock read, and every viewer of one broadcast
-shares one read of each."""
+The standing orders' forms are drawn by ``{% standing_orders_form %}`` (the panel's own
+template calls it). Its reads are kept on the game it is drawn from (games/selectors.py
+``read_once``): the answer to a move shares the leave the turn clock read, and every viewer
+of one broadcast shares one read of each."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Colt Express's board drawn in Python, each tag the exact markup of the template loop it
-replaced (templates/games/colt/board.html): ``{% colt_train_cars view.train %}``,
-``{% colt_pile_cards view.pile %}``, ``{% colt_bandit_rows view %}`` and
-``{% colt_hand_cards view act_url game.version %}``. Pinned by
-tests/site/test_colt_train_cars.py."""
+"""Colt Express's board drawn in Python, each tag the exact markup of the template it replaced
+(templates/games/colt/board.html): the whole board, ``{% colt_board view %}``, made of
+``colt_train_cars``, ``colt_pile_cards`` and ``colt_bandit_rows`` (each a tag of its own
+too), and the hand, ``{% colt_hand view act_url game.version %}``, made of
+``colt_hand_cards``. Pinned by tests/site/test_colt_train_cars.py."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """The game log's headings in templates: ``{% for group in log|log_grouped:game.kind %}``
 (oldest first, the whole log and the replay) and ``log_grouped_newest`` (the table's recent
 lines, newest first), see ``games.gamelog.log_groups``; each group's lines drawn by
-``{% log_group_lines group.entries sprite %}``, and the table's recent log, headings and
-lines, by ``{% log_groups_newest log game.kind sprite %}``."""
+``{% log_group_lines group.entries sprite %}``, the table's recent log, headings and lines,
+by ``{% log_groups_newest log game.kind sprite %}``, and the table's whole log box by
+``{% table_log %}``."""
 
 from __future__ import annotations
 

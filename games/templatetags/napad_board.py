@@ -1,8 +1,9 @@
-"""To jest napad!'s board drawn in Python, each tag the exact markup of the template loop it
-replaced (templates/games/napad/board.html): ``{% napad_train_wagons view %}`` (the train's
-wagons), ``{% napad_seats view %}`` (the gangs, with the cards they played:
-``napad_played_cards``) and ``{% napad_hand_cards view act_url game.version %}``. Pinned by
-tests/site/test_napad_seats.py and test_board_labels.py.
+"""To jest napad!'s board drawn in Python, each tag the exact markup of the template it
+replaced (templates/games/napad/board.html): the whole board, ``{% napad_board view %}``,
+made of ``napad_train_wagons`` (the train's wagons) and ``napad_seats`` (the gangs, with the
+cards they played: ``napad_played_cards``), and the hand, ``{% napad_hand view act_url
+game.version %}``, made of ``napad_hand_cards``. Pinned by tests/site/test_napad_seats.py and
+test_board_labels.py.
 """
 
 from __future__ import annotations
