@@ -2,9 +2,10 @@
 club's message (an HTML page, the HTMX fragment's request, or JSON from the API) and the game
 is exactly as it was — the game row's update, the event and the clock roll back together.
 
-The failure is injected at the database layer (``connection.execute_wrapper``) at the save
-step — after the game row was updated, when the event row is inserted — so a half-applied
-move would show. On PostgreSQL the backend serving the request is also terminated for real
+The failure is injected at the database layer (``connection.execute_wrapper``) at the turn
+clock's update — after the game row was updated and the event row inserted (one statement on
+PostgreSQL, two on SQLite: games/guarded_save.py) — so a half-applied move would show. On
+PostgreSQL the backend serving the request is also terminated for real
 (``pg_terminate_backend``) and the connection pointed at a closed port."""
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # Both the pages (games/middleware.py) and the API (games/api) say it in these words.
 MESSAGE = "database is not answering right now"
-EVENT_INSERT = 'INSERT INTO "games_gameevent"'
+# The move's last write: the game row and its event are already written when it runs.
+CLOCK_UPDATE = 'UPDATE "games_turnclock"'
 
 
 @contextmanager
@@ -91,7 +93,7 @@ def test_a_move_page_post_that_loses_the_database_at_the_save_answers_503(alice,
     before = game_snapshot(game.pk)
     headers = {"HX-Request": "true"} if htmx else {}
 
-    with _fail_at(EVENT_INSERT, _refuse):
+    with _fail_at(CLOCK_UPDATE, _refuse):
         response = _html_post(client, game.pk, action, game.version, **headers)
 
     _assert_503_page(response)
@@ -108,7 +110,7 @@ def test_an_api_move_that_loses_the_database_at_the_save_answers_503_json(alice,
     _row, token = api_token_create(user=user, name="outage")
     before = game_snapshot(game.pk)
 
-    with _fail_at(EVENT_INSERT, _refuse):
+    with _fail_at(CLOCK_UPDATE, _refuse):
         response = _api_post(token, game.pk, action, game.version)
 
     _assert_503_json(response)
@@ -121,7 +123,7 @@ def test_a_page_asked_for_json_while_the_database_is_away_answers_503_json(alice
     user, action = mover_and_action(game, [alice, bob])
     before = game_snapshot(game.pk)
 
-    with _fail_at(EVENT_INSERT, _refuse):
+    with _fail_at(CLOCK_UPDATE, _refuse):
         response = _html_post(
             _logged_in(user), game.pk, action, game.version, Accept="application/json"
         )
@@ -177,7 +179,7 @@ def test_a_backend_terminated_mid_move_answers_503_and_applies_nothing(alice, bo
     client = _logged_in(user)
     before = game_snapshot(game.pk)
 
-    with _fail_at(EVENT_INSERT, _terminate_own_backend):
+    with _fail_at(CLOCK_UPDATE, _terminate_own_backend):
         if via == "page":
             response = _html_post(client, game.pk, action, game.version)
         else:
