@@ -228,13 +228,22 @@ def test_the_english_places_an_event_keeps_say_what_the_phrases_say():
         assert wording.under_english(car, cars[car]) == english(wording.under_car(cars, car))
 
 
-def test_a_log_read_again_says_what_a_first_reading_says_for_every_reader():
+@pytest.mark.parametrize("saved", [False, True], ids=["in-memory", "saved"])
+def test_a_log_read_again_says_what_a_first_reading_says_for_every_reader(saved):
     """The log's texts are kept between readings (games/gamelog.py ``_SAID``): the same
     actions read by another seat, after the end, in another language or with a seat handed
-    to someone else must read as if said for the first time."""
+    to someone else must read as if said for the first time. A saved action is known by its
+    game, place and time; one never saved, by its content."""
+    from datetime import UTC, datetime, timedelta
+
     from games import gamelog
 
     logged = _logged("colt", moves=6)
+    if saved:
+        start = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
+        for event in logged:
+            event.game_id = 41
+            event.created_at = start + timedelta(minutes=event.seq)
     namings = {"members": NAMES, "renamed": {**NAMES, 1: "Bot (hard)"}}
     readings = [
         (language, seat, naming, everything)

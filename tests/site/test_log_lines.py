@@ -67,6 +67,24 @@ def test_log_lines_are_drawn_as_the_loop_drew_them(language, entries):
     assert "<b>" not in tag and "<i>" not in tag
 
 
+def test_a_line_drawn_before_is_drawn_again_as_the_loop_draws_it():
+    """Lines are kept once drawn (``_DRAWN``): the same words drawn again, in another
+    language's clock note, or as markup the site marked safe, still read as the loop's."""
+    from django.utils.safestring import mark_safe
+
+    safe = [{**ENTRIES[0], "lines": [{**ENTRIES[0]["lines"][1], "text": mark_safe("<b>5</b>")}]}]
+    plain = [{**ENTRIES[0], "lines": [{**ENTRIES[0]["lines"][1], "text": "<b>5</b>"}]}]
+    for language in ("pl", "en", "pl"):
+        for entries in (ENTRIES, plain, safe, plain):
+            with translation.override(language):
+                loop = _render(LOG_LINES_LOOP, entries=entries, sprite="s.svg")
+                tag = _render(TAG, entries=entries, sprite="s.svg")
+            assert tag == loop, (language, entries)
+    with translation.override("en"):
+        assert "&lt;b&gt;5" in _render(TAG, entries=plain, sprite="s.svg")
+        assert "<b>5</b>" in _render(TAG, entries=safe, sprite="s.svg")
+
+
 def test_the_clock_note_is_in_the_readers_language():
     with translation.override("pl"):
         drawn = _render(TAG, entries=ENTRIES[:1], sprite="s.svg")
