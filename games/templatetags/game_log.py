@@ -63,6 +63,7 @@ def log_group_lines(entries: list[dict[str, Any]], sprite: str) -> SafeString:
     (tests/site/test_log_lines.py)."""
     out_of_time = None
     drawn = []
+    sprite_key = (sprite, type(sprite))
     for entry in entries:
         seq = localized(entry["seq"])
         for number, line in enumerate(entry["lines"]):
@@ -72,8 +73,9 @@ def log_group_lines(entries: list[dict[str, Any]], sprite: str) -> SafeString:
                     out_of_time = say_word("out of time")
                 clock = f' <em class="log-line__clock">({out_of_time})</em>'
             text = line["text"]
-            # Plain text only: a safe string equal to it would be drawn unescaped.
-            key = (seq, line["icon"], line["private"], text, type(text), clock, sprite)
+            # The values' types too: a safe string is drawn as it is, the same plain text
+            # escaped.
+            key = (seq, line["icon"], line["private"], text, type(text), clock, sprite_key)
             markup = _DRAWN.get(key)
             if markup is None:
                 markup = _LOG_LINE.format(

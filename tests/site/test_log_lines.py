@@ -83,6 +83,10 @@ def test_a_line_drawn_before_is_drawn_again_as_the_loop_draws_it():
     with translation.override("en"):
         assert "&lt;b&gt;5" in _render(TAG, entries=plain, sprite="s.svg")
         assert "<b>5</b>" in _render(TAG, entries=safe, sprite="s.svg")
+        # The same URL as plain text (escaped) and as a safe string (drawn as it is).
+        for sprite in ("s.svg?v=1&a", mark_safe("s.svg?v=1&a"), "s.svg?v=1&a"):
+            loop = _render(LOG_LINES_LOOP, entries=plain, sprite=sprite)
+            assert _render(TAG, entries=plain, sprite=sprite) == loop
 
 
 def test_the_clock_note_is_in_the_readers_language():
