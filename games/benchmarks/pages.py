@@ -2,11 +2,15 @@
 GET, and the page late in a game against the page at move 10 (its time must not grow with the
 game's length).
 
-For each game (To jest napad! and Colt Express), three tables of the same four members: one
-stopped at move 10, one at move 30, one played to its last move before the end. The requests
-alternate — early page, late page, the page at move 30, fragment, floor — in the same loop, so
-a busy moment of the machine weighs on all alike; each figure is a ratio of medians per
-repeat, reported as min / median / max over the repeats. The pages' sizes are reported too.
+For each game (To jest napad! and Colt Express), tables of the same four members at three
+moments: stopped at move 10, at move 30, and played to their last move before the end —
+``TABLES`` deals of each, every deal its own. One position is one decision: a page where the
+viewer chooses among four labelled actions draws more than one where they play a card from
+the hand, whatever the game's length, and which of the two a single deal stops at is luck
+(its seed is new each run). The requests take the deals in turn and alternate — early page,
+late page, the page at move 30, fragment, floor — in the same loop, so a busy moment of the
+machine weighs on all alike; each figure is a ratio of medians per repeat, reported as
+min / median / max over the repeats. The pages' sizes are reported too (the first deal's).
 
 Why move 30 as well: the log shows the last ``LOG_LINES`` (20) actions, so at move 10 it holds
 half of what it holds at any later move — the page at move 10 draws less, whatever it costs
@@ -31,6 +35,9 @@ from .club import NAPAD_RULESET, game_started, logged_in_client, members_create,
 from .stats import spread
 
 PLAYERS = 4
+# Deals per moment of the game (see above): three keep one deal's decision from deciding the
+# figure, and the setup (every late deal is played to its end) within seconds.
+TABLES = 3
 EARLY_MOVE = 10
 FULL_LOG_MOVE = LOG_LINES + 10
 RULESETS = {"napad": NAPAD_RULESET, "colt": "colt-express"}
@@ -85,6 +92,7 @@ def pages_measure(*, requests: int, repeats: int) -> dict:
         "players": PLAYERS,
         "early_move": EARLY_MOVE,
         "full_log_move": FULL_LOG_MOVE,
+        "tables_per_moment": TABLES,
         "requests_per_repeat": requests,
         **{
             name: _one_game(users, clients, rng, slug, requests=requests, repeats=repeats)
@@ -95,17 +103,21 @@ def pages_measure(*, requests: int, repeats: int) -> dict:
 
 
 def _one_game(users, clients, rng, slug: str, *, requests: int, repeats: int) -> dict:
-    early, early_viewer = _played_to(users, clients, rng, slug, move=EARLY_MOVE)
-    full, full_viewer = _played_to(users, clients, rng, slug, move=FULL_LOG_MOVE)
-    late, late_viewer = _played_to(users, clients, rng, slug, move=None)
+    moments = {"early": EARLY_MOVE, "full": FULL_LOG_MOVE, "late": None}
+    # Per moment, the deals as (page URL, the client of the member to move there).
+    tables: dict[str, list[tuple[str, object]]] = {}
+    late_moves = []
+    for name, move in moments.items():
+        tables[name] = []
+        for _ in range(TABLES):
+            game, viewer = _played_to(users, clients, rng, slug, move=move)
+            tables[name].append((reverse("game_detail", args=[game.pk]), clients[viewer]))
+            if move is None:
+                late_moves.append(game.version)
     floor_url = reverse("bench_baseline")
-    early_url = reverse("game_detail", args=[early.pk])
-    full_url = reverse("game_detail", args=[full.pk])
-    late_url = reverse("game_detail", args=[late.pk])
     sizes = {
-        "early_page_bytes": len(clients[early_viewer].get(early_url).content),
-        "full_log_page_bytes": len(clients[full_viewer].get(full_url).content),
-        "late_page_bytes": len(clients[late_viewer].get(late_url).content),
+        f"{label}_page_bytes": len(tables[name][0][1].get(tables[name][0][0]).content)
+        for name, label in (("early", "early"), ("full", "full_log"), ("late", "late"))
     }
     page, fragment, lateness, length = [], [], [], []
     page_ms, fragment_ms, floor_ms = [], [], []
@@ -117,12 +129,14 @@ def _one_game(users, clients, rng, slug: str, *, requests: int, repeats: int) ->
             "fragment": [],
             "floor": [],
         }
-        for _ in range(requests):
-            times["early"].append(_timed(clients[early_viewer], early_url))
-            times["full"].append(_timed(clients[full_viewer], full_url))
-            times["late"].append(_timed(clients[late_viewer], late_url))
-            times["fragment"].append(_timed(clients[early_viewer], early_url, **HTMX))
-            times["floor"].append(_timed(clients[early_viewer], floor_url))
+        for request in range(requests):
+            deal = request % TABLES
+            early_url, early_client = tables["early"][deal]
+            for name in ("early", "full", "late"):
+                url, client = tables[name][deal]
+                times[name].append(_timed(client, url))
+            times["fragment"].append(_timed(early_client, early_url, **HTMX))
+            times["floor"].append(_timed(early_client, floor_url))
         if _repeat == 0:
             continue  # the warm-up: templates compiled, URL resolvers filled
         median = {name: statistics.median(values) for name, values in times.items()}
@@ -134,7 +148,9 @@ def _one_game(users, clients, rng, slug: str, *, requests: int, repeats: int) ->
         fragment_ms.append(median["fragment"] * 1000)
         floor_ms.append(median["floor"] * 1000)
     return {
-        "late_move": late.version,
+        # The earliest of the late deals' versions (each stops one move before its end).
+        "late_move": min(late_moves),
+        "late_moves": late_moves,
         "page_to_floor": spread(page),
         "fragment_to_floor": spread(fragment),
         "late_page_over_early_page": spread(lateness),

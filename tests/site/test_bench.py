@@ -83,6 +83,10 @@ def test_it_prints_every_section_with_numbers(tmp_path):
         ):
             _assert_spread(pages[game][figure], runs=2)
         assert pages[game]["late_move"] > pages["full_log_move"] > pages["early_move"] == 10
+        # Each moment is measured on deals of its own (one deal's decision is luck).
+        late_moves = pages[game]["late_moves"]
+        assert len(late_moves) == pages["tables_per_moment"] > 1
+        assert min(late_moves) == pages[game]["late_move"]
 
     sent = report["broadcast"]
     _assert_spread(sent["broadcast_ms"], runs=2)
@@ -116,6 +120,9 @@ def test_it_prints_every_section_with_numbers(tmp_path):
     # The readable table goes to stderr, so stdout stays one JSON document.
     assert "fan-out 5 sockets" in done.stderr and "ratio move/baseline" in done.stderr
     assert "hard bot decision, colt" in done.stderr
+    first, last = min(pages["colt"]["late_moves"]), max(pages["colt"]["late_moves"])
+    moves = f"move {first}" if first == last else f"moves {first}–{last}"
+    assert f"colt: page before the end ({moves}) / at move 10" in done.stderr
 
 
 def test_it_measures_another_copy_of_the_engines_side_by_side(tmp_path):

@@ -251,6 +251,14 @@ class Command(BaseCommand):
         timings[section] = round(time.perf_counter() - started, 1)
 
 
+def _moves(figure: dict) -> str:
+    """The late deals' moves, "move 103" or "moves 98–112"."""
+    moves = figure.get("late_moves") or [figure["late_move"]]
+    if min(moves) == max(moves):
+        return f"move {moves[0]}"
+    return f"moves {min(moves)}–{max(moves)}"
+
+
 def _table(report: dict) -> str:
     """The figures people look at, one line each, with the target beside them."""
     rows: list[tuple[str, str, str]] = []
@@ -330,12 +338,13 @@ def _table(report: dict) -> str:
                     ">= 0.60",
                 ),
                 (
-                    f"{name}: page at move {figure['late_move']} / at move {pages['early_move']}",
+                    f"{name}: page before the end ({_moves(figure)}) / at move "
+                    f"{pages['early_move']}",
                     spread_text(figure["late_page_over_early_page"]),
                     "<= 1.05",
                 ),
                 (
-                    f"{name}: page at move {figure['late_move']} / at move "
+                    f"{name}: page before the end ({_moves(figure)}) / at move "
                     f"{pages['full_log_move']} (log full)",
                     spread_text(figure["late_page_over_full_log_page"]),
                     "<= 1.05",
