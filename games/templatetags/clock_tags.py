@@ -1,50 +1,117 @@
 """``{% clock_panel %}`` on the game page: who is on leave, the clock's notices, the "+24 h"
 button and (Colt Express) the member's standing orders — rendered for the page's viewer.
 
-The standing orders' forms are drawn by ``{% standing_orders_form %}`` (the panel's own
-template calls it). Its reads are kept on the game it is drawn from (games/selectors.py
-``read_once``): the answer to a move shares the leave the turn clock read, and every viewer
-of one broadcast shares one read of each."""
+Drawn in Python, byte for byte what the templates ``clocks/panel.html`` and
+``clocks/extend_button.html`` drew (tests/site/test_clock_panel.py keeps them and compares the
+two on every part, in every language): the panel is on every page, move answer and push, and
+on most of them it holds the "+24 h" button — the template engine's include, URL and
+translation tags cost more than the words (a tenth of a millisecond, 2–3 % of a move's
+answer). Each word is the template's msgid, translated and escaped as ``{% translate %}`` and
+``{% blocktranslate %}`` did it.
+
+Its reads are kept on the game it is drawn from (games/selectors.py ``read_once``): the answer
+to a move shares the leave the turn clock read, and every viewer of one broadcast shares one
+read of each."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
-from django.urls import reverse
+from django.template.defaultfilters import date
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_noop, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from games.models import Game
 from games.services.clocks import extension_available, players_on_leave
 from games.services.notifications import table_notices
 from games.services.standing_orders import standing_orders_for
+from games.table_urls import table_url
 from games.templatetags.drawing import csrf_input, field, words_here
 from games.templatetags.escaping import escaped, localized
+from games.templatetags.when_tags import when
 
 register = template.Library()
 PANEL_NOTICES = 5
 
-
-PANEL_TEMPLATE = "clocks/panel.html"
-PANEL_PARTS = ("on_leave", "notices", "extend_seat", "orders")
-# A panel with nothing on it — a running table's with every part empty (most tables, on
-# every page, answer and push), or none at all — is the same markup every time: drawn once
-# per process and language.
-_EMPTY: dict[tuple[bool, str | None], SafeString] = {}
+_PANEL_WORDS = (
+    gettext_noop("Players on leave"),
+    gettext_noop("Table notices"),
+    gettext_noop("Each player can be given more time once per game."),
+)
+_EXTEND = (
+    '\n<form class="clock-extend" method="post" action="{url}" hx-post="{url}"'
+    ' hx-target="#game-live" hx-swap="outerHTML">{csrf}\n'
+    '  <input type="hidden" name="seat" value="{seat}">\n'
+    '  <input type="hidden" name="version" value="{version}">\n'
+    '  <button class="button button--quiet">{give}</button>\n'
+    "  <small>{once}</small>\n"
+    "</form>\n\n"
+)
 
 
 @register.simple_tag(takes_context=True)
 def clock_panel(context: template.Context) -> SafeString:
-    """The panel, drawn as an inclusion tag would draw ``clocks/panel.html`` with
-    :func:`clock_panel_data`, but an empty one only once."""
+    """The panel for this context's viewer (:func:`clock_panel_data`), or nothing but a line
+    end when the game does not run."""
     data = clock_panel_data(context)
-    panel = context.template.engine.get_template(PANEL_TEMPLATE)
-    if data["show"] and any(data[part] for part in PANEL_PARTS):
-        return panel.render(context.new(data))
-    key = (data["show"], get_language())
-    drawn = _EMPTY.get(key)
-    if drawn is None:
-        drawn = _EMPTY[key] = panel.render(context.new(data))
-    return drawn
+    if not data["show"]:
+        return mark_safe("\n")  # noqa: S308 (nothing but a line end)
+    words = words_here(_PANEL_WORDS)
+    drawn = ['\n<div id="clock-panel" class="clock-panel">\n  ']
+    if data["on_leave"]:
+        drawn.append(
+            '\n    <ul class="clock-panel__leave"'
+            f' aria-label="{words["Players on leave"]}">\n      '
+        )
+        drawn += (_away(away) for away in data["on_leave"])
+        drawn.append("\n    </ul>\n  ")
+    drawn.append("\n  ")
+    if data["notices"]:
+        drawn.append(
+            f'\n    <ul class="clock-panel__notices" aria-label="{words["Table notices"]}">\n      '
+        )
+        drawn += (
+            f"<li>{escaped(when(notice['when']))} {escaped(notice['text'])}</li>"
+            for notice in data["notices"]
+        )
+        drawn.append("\n    </ul>\n  ")
+    drawn.append("\n  ")
+    extend_seat = data["extend_seat"]
+    if extend_seat:
+        game = data["game"]
+        url = escaped(table_url("deadline_extend", game.pk))
+        give = gettext("Give %(name)s 24 more hours") % {
+            "name": escaped(localized(extend_seat.player.display_name))
+        }
+        drawn.append(
+            _EXTEND.format(
+                url=url,
+                csrf=csrf_input(context),
+                seat=escaped(localized(extend_seat.position)),
+                version=escaped(localized(game.version)),
+                give=give,
+                once=words["Each player can be given more time once per game."],
+            )
+        )
+    else:
+        drawn.append("\n")
+    drawn.append("\n  ")
+    drawn.append(standing_orders_markup(data["orders"], data["order_url"], context))
+    drawn.append("\n</div>\n\n")
+    return mark_safe("".join(drawn))  # noqa: S308 (every value escaped)
+
+
+def _away(away: dict[str, Any]) -> str:
+    """A member on leave: ``{% blocktranslate trimmed with name=… end=…|date:"DATE_FORMAT" %}``
+    (both values escaped, the translation not), then the leave's reason, if any."""
+    leave = away["leave"]
+    said = gettext("%(name)s is on leave until %(end)s: their clock is paused.") % {
+        "name": escaped(localized(away["player"].display_name)),
+        "end": escaped(date(leave.end, "DATE_FORMAT")),
+    }
+    reason = f" <em>{escaped(leave.reason)}</em>" if leave.reason else ""
+    return f"\n        <li>{said}{reason}</li>\n      "
 
 
 def clock_panel_data(context: template.Context) -> dict:
@@ -70,8 +137,8 @@ def clock_panel_data(context: template.Context) -> dict:
         "notices": table_notices(game, limit=PANEL_NOTICES),
         "extend_seat": extension_available(game, viewer, context.get("seats")),
         "orders": orders,
-        # Each order's form posts here: reversed once, not twice per card.
-        "order_url": reverse("standing_order_set", args=[game.pk]) if orders else "",
+        # Each order's form posts here: worked out once, not twice per card.
+        "order_url": table_url("standing_order_set", game.pk) if orders else "",
     }
 
 
@@ -103,15 +170,20 @@ _ORDER = (
 
 @register.simple_tag(takes_context=True)
 def standing_orders_form(context: template.Context) -> SafeString:
-    """Colt Express's standing orders in the clock panel: a form per card of the member's on
-    the pile, each choice an option — byte for byte what clocks/standing_orders.html drew
-    (tests/clocks/test_clocks_standing_orders.py keeps it). A card's dozen options were a
-    loop of tags each: half a millisecond of every Colt page, answer and push."""
-    orders = context.get("orders")
+    """Colt Express's standing orders in the clock panel (this context's ``orders``, posting to
+    its ``order_url``): :func:`standing_orders_markup`."""
+    return standing_orders_markup(context.get("orders"), context.get("order_url"), context)
+
+
+def standing_orders_markup(orders: Any, order_url: Any, context: template.Context) -> SafeString:
+    """A form per card of the member's on the pile, each choice an option — byte for byte
+    what clocks/standing_orders.html drew (tests/clocks/test_clocks_standing_orders.py keeps
+    it). A card's dozen options were a loop of tags each: half a millisecond of every Colt
+    page, answer and push. ``context``: where the page's CSRF token is."""
     if not orders:
         return mark_safe("\n")  # noqa: S308 (nothing but a line end)
     words = words_here(_ORDER_WORDS)
-    url = escaped(context.get("order_url"))
+    url = escaped(order_url)
     csrf = csrf_input(context)
     drawn = []
     for order in orders:
