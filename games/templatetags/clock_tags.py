@@ -2,7 +2,7 @@
 button and (Colt Express) the member's standing orders — rendered for the page's viewer.
 
 Drawn in Python, byte for byte what the templates ``clocks/panel.html`` and
-``clocks/extend_button.html`` drew (tests/site/test_clock_panel.py keeps them and compares the
+``clocks/extend_button.html`` drew (tests/clocks/test_clock_panel.py keeps them and compares the
 two on every part, in every language): the panel is on every page, move answer and push, and
 on most of them it holds the "+24 h" button — the template engine's include, URL and
 translation tags cost more than the words (a tenth of a millisecond, 2–3 % of a move's
@@ -170,8 +170,10 @@ _ORDER = (
 
 @register.simple_tag(takes_context=True)
 def standing_orders_form(context: template.Context) -> SafeString:
-    """Colt Express's standing orders in the clock panel (this context's ``orders``, posting to
-    its ``order_url``): :func:`standing_orders_markup`."""
+    """Colt Express's standing orders (this context's ``orders``, posting to its
+    ``order_url``): :func:`standing_orders_markup`, as a tag. The panel calls the function;
+    the tag is what its old template called, and the tests compare both with the templates
+    they replaced."""
     return standing_orders_markup(context.get("orders"), context.get("order_url"), context)
 
 

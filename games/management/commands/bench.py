@@ -253,10 +253,8 @@ class Command(BaseCommand):
 
 def _moves(figure: dict) -> str:
     """The late deals' moves, "move 103" or "moves 98–112"."""
-    moves = figure.get("late_moves") or [figure["late_move"]]
-    if min(moves) == max(moves):
-        return f"move {moves[0]}"
-    return f"moves {min(moves)}–{max(moves)}"
+    first, last = min(figure["late_moves"]), max(figure["late_moves"])
+    return f"move {first}" if first == last else f"moves {first}–{last}"
 
 
 def _table(report: dict) -> str:
