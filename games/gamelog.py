@@ -4,7 +4,7 @@ The HTTP views, the consumer (through ``games.rendering``), the API, the replay 
 share these, so a viewer only ever reads the public events and their own private ones (every
 seat's after the end). Each logged action (a ``GameEvent``) becomes an *entry*:
 
-``{"seq", "seat", "when", "by_clock", "texts", "lines", "round", "phase"}``
+``{"seq", "seat", "when", "by_clock", "texts", "lines", "round", "phase", "drawn"}``
 
 - ``lines``: one per engine event, ``{"icon", "text", "private", "round", "phase"}`` — the
   icon names a kind of action (a symbol of ``static/img/log-icons.svg``); ``private`` marks a
@@ -14,6 +14,8 @@ seat's after the end). Each logged action (a ``GameEvent``) becomes an *entry*:
 - ``round`` / ``phase``: where the action was made (the round's number, a phase key of the
   engine's ``Wording``); a line's own ``round`` / ``phase`` may be later (the last pass of a
   Napad round runs the division of the loot and the next round's start).
+- ``drawn``: the entry's markup in the table's log box, kept there by the box's tag
+  (games/templatetags/game_log.py) for the next reading of the same action.
 
 ``log_groups`` puts the lines under round / phase headings for the templates.
 """
@@ -150,11 +152,13 @@ def _texts(
     wording: Wording,
     names: Names | None,
     reading: tuple | None = None,
+    action: tuple | None = None,
 ) -> list[str]:
     """The texts of the action's public events, then of the private ones shown (their
-    place among its private events, the event, whether it is the reader's own)."""
+    place among its private events, the event, whether it is the reader's own). ``action``:
+    ``_action_key(game_event)``, when the caller has it."""
     key = (
-        _action_key(game_event),
+        action or _action_key(game_event),
         tuple((index, mine) for index, _event, mine in shown),
         id(wording),
         *(reading or _reading(names)),
@@ -180,17 +184,19 @@ def event_lines(
     names: Names | None = None,
     kind: str | None = None,
     reading: tuple | None = None,
+    action: tuple | None = None,
 ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(engine event, line) for what a viewer may read of one logged action: the public
     events and their own private ones (every seat's when ``everything``), in the order the
-    engine reported them. ``reading``: ``_reading(names)``, when the caller reads many."""
+    engine reported them. ``reading``: ``_reading(names)``, when the caller reads many;
+    ``action``: ``_action_key(game_event)``, when the caller has it."""
     wording = wording_for(kind or _kind_of(game_event))
     shown = []
     for index, event in enumerate(game_event.private_events):
         mine = position is not None and position in event.get("private_to", ())
         if mine or everything:
             shown.append((index, event, mine))
-    texts = _texts(game_event, shown, wording, names, reading)
+    texts = _texts(game_event, shown, wording, names, reading, action)
     public = [(event, _line(event, text)) for event, text in zip(game_event.public_events, texts)]
     private = [
         (event, _line(event, text, private=True))
@@ -271,7 +277,9 @@ def log_entries(
     kind: str | None = None,
     round_now: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The log entries of ``events`` (in seq order) as ``position`` may read them.
+    """The log entries of ``events`` (in seq order) as ``position`` may read them. The
+    entries are new dicts; their ``lines`` are shared with later readings (``_ENTRIES``) and
+    are read, never changed.
 
     Round numbers come from the log itself when it starts at the first move; a log that
     starts later (the game page's last lines) needs ``round_now``, the round the game is in
@@ -293,33 +301,77 @@ def log_entries(
     entries = []
     reading = _reading(names)
     for game_event in events:
-        lines = []
-        entry_round, entry_phase = None, None
-        for event, line in event_lines(
-            game_event, position, everything=everything, names=names, kind=kind, reading=reading
-        ):
-            kind_of_event = event.get("type", "")
-            if kind_of_event in wording.round_starts:
-                number = event.get("args", {}).get(wording.round_starts[kind_of_event])
-                round_number = number if isinstance(number, int) else round_number
-            phase = wording.phases.get(kind_of_event, phase)
-            line["round"], line["phase"] = round_number, phase
-            if not lines:
-                entry_round, entry_phase = round_number, phase
-            lines.append(line)
-        entries.append(
-            {
-                "seq": game_event.seq,
-                "seat": game_event.seat,
-                "when": game_event.created_at,
-                "by_clock": game_event.by_clock,
-                "texts": [line["text"] for line in lines],
-                "lines": lines,
-                "round": entry_round,
-                "phase": entry_phase,
-            }
-        )
+        action = _action_key(game_event)
+        key = (action, position, everything, kind, reading, round_number, phase)
+        read = _ENTRIES.get(key)
+        if read is None:
+            read = _entry_read(
+                game_event, position, everything, names, kind, reading, action, round_number, phase
+            )
+            if len(_ENTRIES) >= ENTRIES_KEPT:
+                _ENTRIES.clear()
+            _ENTRIES[key] = read
+        entry, round_number, phase = read
+        entries.append({**entry})
     return entries
+
+
+# Each logged action as a log entry, per reading of it: the table's log reads its last 20
+# actions on every page, move answer and push, all but the newest read before, and building
+# the entries and their lines was most of what the log still cost once its texts were kept
+# (``_SAID``). The key is ``_SAID``'s and what else an entry depends on: the viewer (which
+# private lines, whose), whether every seat's lines show, and the round and phase the action
+# starts under (its lines continue them). An entry's ``drawn`` holds its markup once a log
+# box drew it (games/templatetags/game_log.py). Bounded; emptied when full.
+_ENTRIES: dict[tuple, tuple[dict[str, Any], int | None, str | None]] = {}
+ENTRIES_KEPT = 4096
+
+
+def _entry_read(
+    game_event: Any,
+    position: int | None,
+    everything: bool,
+    names: Names | None,
+    kind: str | None,
+    reading: tuple,
+    action: tuple,
+    round_number: int | None,
+    phase: str | None,
+) -> tuple[dict[str, Any], int | None, str | None]:
+    """One action's entry, and the round and phase its last line leaves the log in."""
+    wording = wording_for(kind)
+    lines = []
+    entry_round, entry_phase = None, None
+    for event, line in event_lines(
+        game_event,
+        position,
+        everything=everything,
+        names=names,
+        kind=kind,
+        reading=reading,
+        action=action,
+    ):
+        kind_of_event = event.get("type", "")
+        if kind_of_event in wording.round_starts:
+            number = event.get("args", {}).get(wording.round_starts[kind_of_event])
+            round_number = number if isinstance(number, int) else round_number
+        phase = wording.phases.get(kind_of_event, phase)
+        line["round"], line["phase"] = round_number, phase
+        if not lines:
+            entry_round, entry_phase = round_number, phase
+        lines.append(line)
+    entry = {
+        "seq": game_event.seq,
+        "seat": game_event.seat,
+        "when": game_event.created_at,
+        "by_clock": game_event.by_clock,
+        "texts": [line["text"] for line in lines],
+        "lines": lines,
+        "round": entry_round,
+        "phase": entry_phase,
+        "drawn": {},
+    }
+    return entry, round_number, phase
 
 
 def phase_title(round_number: int | None, phase: str | None, kind: str | None = None) -> str:

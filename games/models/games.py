@@ -11,6 +11,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .json_fields import ReadFastJSONField
 from .rulesets import Ruleset
 
 
@@ -43,7 +44,7 @@ class Game(models.Model):
     # What engine.setup was given besides config, seat count and seed (a league fixture's
     # first player and identities): a replay must pass the same to rebuild the same game.
     setup_args = models.JSONField(default=dict, blank=True)
-    state = models.JSONField(null=True, blank=True)
+    state = ReadFastJSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     # What a committed change still owes (games/services/followups.py), kept here rather than
@@ -59,7 +60,7 @@ class Game(models.Model):
     # The log's last lines, written by each move with its state (games/kept_log.py): the page,
     # its fragment, every push and the move's answer read them with the game, not in a query
     # of their own. A copy: the events table is the record. Holds private events, like state.
-    recent_events = models.JSONField(default=list, blank=True, editable=False)
+    recent_events = ReadFastJSONField(default=list, blank=True, editable=False)
     abort_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -134,8 +135,8 @@ class GameEvent(models.Model):
     action = models.JSONField()
     # Events everybody may see, and events meant for some seats only (each carries
     # "private_to"); the log shows a viewer only their own private ones.
-    public_events = models.JSONField(default=list)
-    private_events = models.JSONField(default=list)
+    public_events = ReadFastJSONField(default=list)
+    private_events = ReadFastJSONField(default=list)
     by_clock = models.BooleanField(default=False)
     # A move gives its own time (the moment its deadline counts from, and the time the
     # game's kept copy of the log shows: games/kept_log.py); anything else, now.

@@ -11,8 +11,9 @@ from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
-from games.gamelog import log_groups
+from games.gamelog import log_groups, phase_title
 from games.templatetags.drawing import say_word
 from games.templatetags.escaping import escaped, localized
 
@@ -106,17 +107,51 @@ _LOG_GROUP = (
 def log_groups_newest(entries: list[dict[str, Any]], kind: str | None, sprite: str) -> SafeString:
     """The table's recent log under its round / phase headings, newest first:
     ``{% log_groups_newest log game.kind sprite %}`` — the loop over ``log_grouped_newest``
-    it replaced, drawn the same (tests/site/test_log_lines.py)."""
+    it replaced, drawn the same (tests/site/test_log_lines.py).
+
+    Drawn entry by entry, newest first: an entry's lines under each heading they fall under
+    (``_entry_parts``), the headings where the round or phase changes between two parts —
+    as ``log_groups`` puts them, read backwards."""
+    groups: list[tuple[tuple, list[str]]] = []
+    for entry in reversed(entries or ()):
+        for heading, markup in reversed(_entry_parts(entry, sprite)):
+            if not groups or groups[-1][0] != heading:
+                groups.append((heading, []))
+            groups[-1][1].append(markup)
     drawn = []
-    for group in log_grouped_newest(entries, kind):
-        title = group["title"]
+    for (round_number, phase), parts in groups:
+        title = phase_title(round_number, phase, kind)
         drawn.append(
             _LOG_GROUP.format(
                 title=f'<h3 class="log-group__title">{escaped(title)}</h3>' if title else "",
-                lines=log_group_lines(group["entries"], sprite),
+                lines="".join(parts),
             )
         )
     return mark_safe("".join(drawn))  # noqa: S308 (titles escaped, lines drawn escaped)
+
+
+def _entry_parts(entry: dict[str, Any], sprite: str) -> list[tuple[tuple, str]]:
+    """An entry's lines drawn under each heading (round, phase) they fall under, in order —
+    one part, or two for an action that crosses a heading (a Napad round's last pass). Kept
+    in the entry's ``drawn`` (games/gamelog.py ``_ENTRIES``: the same action's next reading
+    finds them), per sprite URL and its type (a safe string is drawn as it is) and language
+    (the clock's note is said as it is drawn)."""
+    kept = entry.get("drawn")
+    key = (sprite, type(sprite), get_language())
+    if kept is not None and key in kept:
+        return kept[key]
+    runs: list[tuple[tuple, list[dict[str, Any]]]] = []
+    for line in entry["lines"]:
+        heading = (line["round"], line["phase"])
+        if not runs or runs[-1][0] != heading:
+            runs.append((heading, []))
+        runs[-1][1].append(line)
+    parts = [
+        (heading, log_group_lines([{**entry, "lines": lines}], sprite)) for heading, lines in runs
+    ]
+    if kept is not None:
+        kept[key] = parts
+    return parts
 
 
 @register.simple_tag(takes_context=True)

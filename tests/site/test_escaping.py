@@ -41,6 +41,15 @@ def test_the_markup_characters_are_escaped_and_safe_text_is_kept():
     assert escaped(1200) == "1200"
 
 
+def test_a_text_escaped_before_is_escaped_again_and_the_same_text_marked_safe_is_kept():
+    # Plain strings are kept once escaped (``_ESCAPED``): the same words marked safe are
+    # still drawn as they are, and the plain ones still escaped.
+    for _reading in range(2):
+        assert escaped("<b>") == "&lt;b&gt;"
+        assert escaped(mark_safe("<b>")) == "<b>"
+        assert escaped(lazy_text("<b>")) == "&lt;b&gt;"
+
+
 NUMBERS = st.one_of(
     st.integers(), st.floats(allow_nan=False), st.booleans(), st.none(), st.text(max_size=4)
 )

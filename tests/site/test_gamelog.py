@@ -230,10 +230,10 @@ def test_the_english_places_an_event_keeps_say_what_the_phrases_say():
 
 @pytest.mark.parametrize("saved", [False, True], ids=["in-memory", "saved"])
 def test_a_log_read_again_says_what_a_first_reading_says_for_every_reader(saved):
-    """The log's texts are kept between readings (games/gamelog.py ``_SAID``): the same
-    actions read by another seat, after the end, in another language or with a seat handed
-    to someone else must read as if said for the first time. A saved action is known by its
-    game, place and time; one never saved, by its content."""
+    """The log's texts and entries are kept between readings (games/gamelog.py ``_SAID``,
+    ``_ENTRIES``): the same actions read by another seat, after the end, in another language
+    or with a seat handed to someone else must read as if said for the first time. A saved
+    action is known by its game, place and time; one never saved, by its content."""
     from datetime import UTC, datetime, timedelta
 
     from games import gamelog
@@ -262,6 +262,7 @@ def test_a_log_read_again_says_what_a_first_reading_says_for_every_reader(saved)
     first = {}
     for reading in readings:
         gamelog._SAID.clear()
+        gamelog._ENTRIES.clear()
         first[reading] = read(*reading)
     for reading in readings + readings[::-1]:
         assert read(*reading) == first[reading], reading

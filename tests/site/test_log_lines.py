@@ -159,6 +159,22 @@ def test_the_logs_headings_are_drawn_as_the_loop_drew_them(kind, language):
     assert "<i>" not in drawn
 
 
+def test_entries_drawn_before_are_drawn_again_as_the_loop_draws_them():
+    """An entry keeps its drawn lines (its ``drawn``, games/gamelog.py ``_ENTRIES``): drawn
+    again — the same entries, under another sprite URL or in another language (the clock's
+    note) — the table's log still reads as the loop's."""
+    loop, tag = Template(LOG_GROUPS_LOOP), Template(LOG_GROUPS_TAG)
+    logs = [log for _number, log in zip(range(6), _played_logs("napad"), strict=False)]
+    assert any(entry["by_clock"] for log in logs for entry in log)
+    for language in ("en", "pl", "en"):
+        for sprite in ("a.svg", "b.svg?v=2&x", "a.svg"):
+            with translation.override(language):
+                for log in logs:
+                    context = {"log": log, "kind": "napad", "sprite": sprite}
+                    assert tag.render(Context(context)) == loop.render(Context(context))
+    assert all(entry["drawn"] for log in logs for entry in log if entry["lines"])
+
+
 # templates/games/_log.html, which ``{% table_log %}`` replaced, as it was.
 LOG_BOX = '{% load i18n game_log %}\n<div id="log" class="game-log">\n  <h2>{% translate "Game log" %}</h2>\n  {% if log %}\n    <div class="game-log__groups">\n      {% log_groups_newest log game.kind log_sprite %}\n    </div>\n  {% else %}\n    <p>{% translate "Nothing has happened yet." %}</p>\n  {% endif %}\n  {% if game.version %}<p><a href="{{ log_url }}">{% translate "The whole log" %}</a>{% if position is not None or game.status == "finished" %} · <a href="{{ replay_url }}">{% translate "Replay" %}</a>{% endif %}</p>{% endif %}\n</div>\n'  # noqa: E501
 LOG_BOX_TAG = "{% load game_log %}{% table_log %}"
