@@ -288,20 +288,18 @@ def log_entries(
         return []
     kind = kind or _kind_of(events[0])
     wording = wording_for(kind)
+    actions = [_action_key(game_event) for game_event in events]
     round_number = 1 if events[0].seq == 1 else None
     if round_number is None and round_now is not None:
         starts = sum(
-            1
-            for game_event in events
-            for event in game_event.public_events
-            if event.get("type") in wording.round_starts
+            _round_starts(game_event, action, kind, wording)
+            for game_event, action in zip(events, actions, strict=True)
         )
         round_number = round_now - starts
     phase = None
     entries = []
     reading = _reading(names)
-    for game_event in events:
-        action = _action_key(game_event)
+    for game_event, action in zip(events, actions, strict=True):
         key = (action, position, everything, kind, reading, round_number, phase)
         read = _ENTRIES.get(key)
         if read is None:
@@ -325,6 +323,25 @@ def log_entries(
 # box drew it (games/templatetags/game_log.py). Bounded; emptied when full.
 _ENTRIES: dict[tuple, tuple[dict[str, Any], int | None, str | None]] = {}
 ENTRIES_KEPT = 4096
+
+
+# How many rounds each logged action starts (almost always none), per action and game kind: a
+# window of the log numbers its rounds back from the round now, and counting them read every
+# action's events (a kept action's are parsed only when read: games/kept_log.py). Bounded.
+_STARTS: dict[tuple, int] = {}
+
+
+def _round_starts(game_event: Any, action: tuple, kind: str | None, wording: Wording) -> int:
+    key = (action, kind)
+    starts = _STARTS.get(key)
+    if starts is None:
+        starts = sum(
+            1 for event in game_event.public_events if event.get("type") in wording.round_starts
+        )
+        if len(_STARTS) >= ENTRIES_KEPT:
+            _STARTS.clear()
+        _STARTS[key] = starts
+    return starts
 
 
 def _entry_read(

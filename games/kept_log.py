@@ -11,30 +11,75 @@ saved before this column existed, an event written some other way, a page that w
 lines) reads ``GameEvent`` as before. Like ``Game.state``, the copy holds private events and
 never reaches a template as it is: the log shows each viewer only what is theirs
 (games/gamelog.py). The action as submitted is not kept (it may hold a face-down card).
+
+Each kept action holds its events as JSON *text* (``"events"``), parsed only when a reading
+asks for them (``KeptEvent.public_events``): the log keeps what each action said once read
+(games/gamelog.py ``_ENTRIES``), so a page, answer or push reads its 20 actions without
+parsing them again, and the game read for a request holds 20 strings instead of hundreds of
+lists and dicts for the garbage collector to walk until it is freed. Copies written before
+(``"public"`` / ``"private"`` as JSON) are read as they are; the next move writes the new form.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
 from datetime import datetime
 from typing import Any
+
+from games.models.json_fields import json_parsed
 
 # The game page's log (games/rendering.py LOG_LINES): every request that draws it finds its
 # lines on the row.
 KEPT_EVENTS = 20
 
 
-@dataclass(frozen=True, slots=True)
 class KeptEvent:
-    """What the log and "since your last visit" read of a ``GameEvent`` (same names)."""
+    """What the log and "since your last visit" read of a ``GameEvent`` (same names). Its
+    events are parsed from the copy's text the first time they are read."""
 
-    game_id: int
-    seq: int
-    seat: int | None
-    public_events: list[dict[str, Any]]
-    private_events: list[dict[str, Any]]
-    by_clock: bool
-    created_at: datetime
+    __slots__ = ("game_id", "seq", "seat", "by_clock", "created_at", "_text", "_events")
+
+    def __init__(
+        self,
+        *,
+        game_id: int,
+        seq: int,
+        seat: int | None,
+        by_clock: bool,
+        created_at: datetime,
+        events_text: str | None = None,
+        public_events: list[dict[str, Any]] | None = None,
+        private_events: list[dict[str, Any]] | None = None,
+    ):
+        self.game_id, self.seq, self.seat = game_id, seq, seat
+        self.by_clock, self.created_at = by_clock, created_at
+        self._text = events_text
+        self._events = None if events_text is not None else (public_events, private_events)
+
+    def _parsed(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        if self._events is None:
+            events = json_parsed(self._text)
+            self._events = (events["public"], events["private"])
+        return self._events
+
+    @property
+    def public_events(self) -> list[dict[str, Any]]:
+        return self._parsed()[0] or []
+
+    @property
+    def private_events(self) -> list[dict[str, Any]]:
+        return self._parsed()[1] or []
+
+    def __repr__(self) -> str:
+        return f"KeptEvent(game_id={self.game_id}, seq={self.seq})"
+
+
+def _events_text(event: Any) -> str:
+    """An action's events as the copy keeps them: JSON text, keys sorted (the same text
+    whether the events come from the move or back from the database, which may reorder
+    them)."""
+    events = {"public": event.public_events, "private": event.private_events}
+    return json.dumps(events, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def kept_events_after_move(kept: list[dict[str, Any]], event: Any) -> list[dict[str, Any]]:
@@ -43,10 +88,9 @@ def kept_events_after_move(kept: list[dict[str, Any]], event: Any) -> list[dict[
     entry = {
         "seq": event.seq,
         "seat": event.seat,
-        "public": event.public_events,
-        "private": event.private_events,
         "by_clock": event.by_clock,
         "at": event.created_at.isoformat(),
+        "events": _events_text(event),
     }
     return [*kept, entry][-KEPT_EVENTS:]
 
@@ -83,10 +127,11 @@ def kept_events_read(game_id: int, kept: Any, version: int, limit: int) -> list[
             game_id=game_id,
             seq=entry["seq"],
             seat=entry["seat"],
-            public_events=entry["public"],
-            private_events=entry["private"],
             by_clock=entry["by_clock"],
             created_at=datetime.fromisoformat(entry["at"]),
+            events_text=entry.get("events"),
+            public_events=entry.get("public"),
+            private_events=entry.get("private"),
         )
         for entry in kept[-limit:]
     ]

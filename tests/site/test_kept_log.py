@@ -5,6 +5,7 @@ stale is never trusted, and the next move mends it."""
 from __future__ import annotations
 
 import importlib
+import json
 from datetime import timedelta
 
 import pytest
@@ -13,10 +14,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from playkit import member_client, napad_game, play_one
 
-from games.kept_log import KEPT_EVENTS, kept_events_current, kept_events_of
+from games import gamelog, kept_log
+from games.kept_log import KEPT_EVENTS, kept_events_current, kept_events_of, kept_events_read
 from games.models import Game, GameEvent, Ruleset
 from games.services import play
 from games.services.rulesets import rulesets_install_defaults
+from games.templatetags import game_log
 
 pytestmark = pytest.mark.django_db
 
@@ -72,10 +75,44 @@ def test_each_viewer_reads_the_same_log_from_the_copy_as_from_the_events(kind, a
         from_copy[name], sql = _log_and_announcement(client, game)
         assert not _reads_events(sql), f"{name}'s fragment read the events table"
     Game.objects.filter(pk=game.pk).update(recent_events=[])
+    # Said and drawn anew from the events (the log keeps what each action said, whichever
+    # copy it was read from).
+    _log_memos_clear()
     for name, client in viewers.items():
         from_events, sql = _log_and_announcement(client, game)
         assert _reads_events(sql)
         assert from_events == from_copy[name], name
+
+
+def _log_memos_clear() -> None:
+    gamelog._SAID.clear()
+    gamelog._ENTRIES.clear()
+    gamelog._STARTS.clear()
+    game_log._DRAWN.clear()
+
+
+def test_a_log_read_again_parses_none_of_its_kept_actions(alice, bob, monkeypatch):
+    """A kept action's events are parsed when a reading first needs them: the next page,
+    answer or push that draws the same actions parses none of them again."""
+    users = [alice, bob]
+    game = napad_game(alice, bob)
+    for _ in range(KEPT_EVENTS + 3):
+        assert play_one(game, users).ok
+    game.refresh_from_db()
+    parsed = []
+
+    def counted(text):
+        parsed.append(text)
+        return json.loads(text)
+
+    monkeypatch.setattr(kept_log, "json_parsed", counted)
+    _log_memos_clear()
+    client = member_client(alice)
+    first, _sql = _log_and_announcement(client, game)
+    assert len(parsed) == KEPT_EVENTS
+    again, _sql = _log_and_announcement(client, game)
+    assert again == first
+    assert len(parsed) == KEPT_EVENTS
 
 
 def test_a_stale_copy_is_never_trusted_and_the_next_move_mends_it(alice, bob):
@@ -102,16 +139,40 @@ def test_a_stale_copy_is_never_trusted_and_the_next_move_mends_it(alice, bob):
     assert game.recent_events == kept_events_of(_last_events(game))
 
 
+def _read(game: Game) -> list[tuple]:
+    """What the log and the "since" panel read of the row's copy."""
+    kept = kept_events_read(game.pk, game.recent_events, game.version, KEPT_EVENTS)
+    return [
+        (e.seq, e.seat, e.by_clock, e.created_at, e.public_events, e.private_events) for e in kept
+    ]
+
+
 def test_the_migration_copies_the_last_lines_of_games_already_played(alice, bob):
+    """The migration wrote the copy's first form (each action's events as JSON); moves now
+    write them as text, parsed when read. Both read the same, and a move after a copy of
+    the first form carries it on."""
     users = [alice, bob]
     game = napad_game(alice, bob)
     for _ in range(KEPT_EVENTS + 2):
         assert play_one(game, users).ok
     game.refresh_from_db()
-    expected = game.recent_events
+    expected = _read(game)
+    assert all(isinstance(entry["events"], str) for entry in game.recent_events)
     Game.objects.filter(pk=game.pk).update(recent_events=[])
     migration = importlib.import_module("games.migrations.0016_game_recent_events")
     migration.recent_events_copy(apps, None)
     game.refresh_from_db()
-    assert game.recent_events == expected
+    assert all("public" in entry for entry in game.recent_events)
     assert kept_events_current(game.recent_events, game.version)
+    assert _read(game) == expected
+    assert play_one(game, users).ok
+    game.refresh_from_db()
+    assert kept_events_current(game.recent_events, game.version)
+    assert _read(game) == _read_events(game)
+
+
+def _read_events(game: Game) -> list[tuple]:
+    return [
+        (e.seq, e.seat, e.by_clock, e.created_at, e.public_events, e.private_events)
+        for e in _last_events(game)
+    ]
