@@ -23,13 +23,17 @@ seat's after the end). Each logged action (a ``GameEvent``) becomes an *entry*:
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
 
 from django.utils.translation import get_language, gettext
 
 from games.engines.base import Wording
 from games.models import GameEvent
 from games.wording import Names, say, wording_for
+
+T = TypeVar("T")
 
 # The kind of action each event type is, as the symbol drawn beside its line. Types are the
 # engines' (both games share the common ones: a card played, cards drawn, a round begins).
@@ -125,6 +129,18 @@ _SAID: dict[tuple, list[str]] = {}
 SAID_KEPT = 4096
 
 
+def _kept(memo: dict[tuple, T], key: tuple, limit: int, make: Callable[[], T]) -> T:
+    """``memo[key]``, made by ``make()`` the first time it is asked for; a memo holding
+    ``limit`` values is emptied first (the log's memos below are all bounded so)."""
+    value = memo.get(key)
+    if value is None:
+        value = make()
+        if len(memo) >= limit:
+            memo.clear()
+        memo[key] = value
+    return value
+
+
 def _reading(names: Names | None) -> tuple:
     """What a reading of the log depends on besides the events: the reader's language and
     the seats' names (worked out once per log, not once per action)."""
@@ -163,17 +179,14 @@ def _texts(
         id(wording),
         *(reading or _reading(names)),
     )
-    kept = _SAID.get(key)
-    if kept is not None:
-        return kept
-    texts = [event_text(event, names, wording=wording) for event in game_event.public_events]
-    texts += [
-        event_text(event, names, wording=wording, others=not mine) for _i, event, mine in shown
-    ]
-    if len(_SAID) >= SAID_KEPT:
-        _SAID.clear()
-    _SAID[key] = texts
-    return texts
+
+    def said() -> list[str]:
+        texts = [event_text(event, names, wording=wording) for event in game_event.public_events]
+        return texts + [
+            event_text(event, names, wording=wording, others=not mine) for _i, event, mine in shown
+        ]
+
+    return _kept(_SAID, key, SAID_KEPT, said)
 
 
 def event_lines(
@@ -301,15 +314,23 @@ def log_entries(
     reading = _reading(names)
     for game_event, action in zip(events, actions, strict=True):
         key = (action, position, everything, kind, reading, round_number, phase)
-        read = _ENTRIES.get(key)
-        if read is None:
-            read = _entry_read(
-                game_event, position, everything, names, kind, reading, action, round_number, phase
-            )
-            if len(_ENTRIES) >= ENTRIES_KEPT:
-                _ENTRIES.clear()
-            _ENTRIES[key] = read
-        entry, round_number, phase = read
+        entry, round_number, phase = _kept(
+            _ENTRIES,
+            key,
+            ENTRIES_KEPT,
+            partial(
+                _entry_read,
+                game_event,
+                position,
+                everything,
+                names,
+                kind,
+                reading,
+                action,
+                round_number,
+                phase,
+            ),
+        )
         entries.append({**entry})
     return entries
 
@@ -332,16 +353,12 @@ _STARTS: dict[tuple, int] = {}
 
 
 def _round_starts(game_event: Any, action: tuple, kind: str | None, wording: Wording) -> int:
-    key = (action, kind)
-    starts = _STARTS.get(key)
-    if starts is None:
-        starts = sum(
+    def counted() -> int:
+        return sum(
             1 for event in game_event.public_events if event.get("type") in wording.round_starts
         )
-        if len(_STARTS) >= ENTRIES_KEPT:
-            _STARTS.clear()
-        _STARTS[key] = starts
-    return starts
+
+    return _kept(_STARTS, (action, kind), ENTRIES_KEPT, counted)
 
 
 def _entry_read(
