@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 
 from games.catchup import spot_key
 from games.templatetags.board_labels import cargo_name
+from games.templatetags.drawing import said_here
 
 TO_LOCOMOTIVE = "locomotive"
 
@@ -35,26 +36,32 @@ def napad_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bo
 
     Returns True: every legal action has its button on the board."""
     up_label = gettext("%(cargo)s %(value)s up")
+    # One pass over each seat's played cards, their cargoes said once per language: a late
+    # board holds 15–25 of them, and each gettext looks the language up again.
+    said = said_here()
     for seat in view["seats"]:
+        by_colour: dict[str, list[dict[str, Any]]] = {}
+        cargo_of: dict[str, Any] = {}
         for card in seat["played"]:
-            up = next((h for h in card["halves"] if h["colour"] == card["colour"]), None)
-            if up is not None:
-                card["label"] = up_label % {"cargo": cargo_name(up["cargo"]), "value": up["value"]}
-        groups = []
-        for colour in ("yellow", "red", "green"):
-            cards = [card for card in seat["played"] if card["colour"] == colour]
-            if cards:
-                groups.append(
-                    {
-                        "colour": colour,
-                        "cargo": next(
-                            h["cargo"] for h in cards[0]["halves"] if h["colour"] == colour
-                        ),
-                        "cards": cards,
-                        "total": seat["totals"][colour],
-                    }
-                )
-        seat["played_by_colour"] = groups
+            colour = card["colour"]
+            for half in card["halves"]:
+                if half["colour"] == colour:
+                    cargo = half["cargo"]
+                    name = said(cargo_name, cargo)
+                    card["label"] = up_label % {"cargo": name, "value": half["value"]}
+                    cargo_of.setdefault(colour, cargo)
+                    break
+            by_colour.setdefault(colour, []).append(card)
+        seat["played_by_colour"] = [
+            {
+                "colour": colour,
+                "cargo": cargo_of[colour],
+                "cards": by_colour[colour],
+                "total": seat["totals"][colour],
+            }
+            for colour in ("yellow", "red", "green")
+            if colour in by_colour
+        ]
     for card in view.get("hand") or []:
         for half in card["halves"]:
             key = action_key({"type": "play", "card": card["id"], "colour": half["colour"]})

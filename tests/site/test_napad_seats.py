@@ -96,6 +96,42 @@ def test_the_seats_are_drawn_as_the_loop_drew_them(language):
     assert boards > 300
 
 
+# What a screen reader hears of a card played with its gold half up (value 6).
+GOLD_6_UP = {"en": "gold 6 up", "pl": "złoto 6 do góry"}
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_each_seats_played_cards_are_grouped_by_colour_and_named_by_the_half_up(language):
+    """The groups the seats show (yellow, red, green; each with its cargo, its cards in the
+    order played, and its total) and each played card's name for a screen reader, said in
+    the reader's language with the value of the half sent up, on every board of played
+    games."""
+    labels = set()
+    with translation.override(language):
+        # Every board but the end's, which _boards leaves undecorated.
+        for view in (view for view in _boards(games=2) if not view["over"]):
+            for seat in view["seats"]:
+                expected = []
+                for colour in ("yellow", "red", "green"):
+                    cards = [card for card in seat["played"] if card["colour"] == colour]
+                    if cards:
+                        up = [h for h in cards[0]["halves"] if h["colour"] == colour][0]
+                        total = sum(card["value"] for card in cards)
+                        expected.append((colour, up["cargo"], [c["id"] for c in cards], total))
+                groups = [
+                    (group["colour"], group["cargo"], [c["id"] for c in group["cards"]])
+                    for group in seat["played_by_colour"]
+                ]
+                totals = [group["total"] for group in seat["played_by_colour"]]
+                assert [(*group, total) for group, total in zip(groups, totals)] == expected
+                for card in seat["played"]:
+                    up = [h for h in card["halves"] if h["colour"] == card["colour"]][0]
+                    assert str(up["value"]) in card["label"]
+                    labels.add(card["label"])
+    assert GOLD_6_UP[language] in labels
+    assert len(labels) >= 15  # of 18: three cargoes, values 2 to 7
+
+
 def test_member_names_are_escaped():
     view = next(_boards(games=1))
     drawn = Template(TAG).render(Context({"view": view}))

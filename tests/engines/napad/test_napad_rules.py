@@ -196,6 +196,47 @@ def test_play_sends_a_card_with_the_chosen_half_up(engine, napad):
     assert engine.view(state, 1)["seats"][0]["totals"] == {"yellow": 0, "red": 0, "green": 7}
 
 
+def test_the_table_sees_a_played_card_as_printed_with_the_half_sent_up(engine, napad):
+    state = napad.craft(engine, hands={0: [napad.Y4_R4, napad.R2_G7]})
+    state, _events = napad.play(engine, state, 0, napad.R2_G7, "green")
+    state, _events = napad.play(engine, state, 1, *_first_play(engine, state, 1))
+    state, _events = napad.play(engine, state, 2, *_first_play(engine, state, 2))
+    state, _events = napad.play(engine, state, 0, napad.Y4_R4, "red")
+    played = engine.view(state, 1)["seats"][0]["played"]
+    # Both halves as printed (the default deck's), then the half sent and its bullets.
+    assert played == [
+        {
+            "id": napad.R2_G7,
+            "halves": [
+                {"colour": "red", "cargo": "dynamite", "value": 2, "bullets": 2},
+                {"colour": "green", "cargo": "money", "value": 7, "bullets": 0},
+            ],
+            "colour": "green",
+            "value": 7,
+            "bullets": 0,
+        },
+        {
+            "id": napad.Y4_R4,
+            "halves": [
+                {"colour": "yellow", "cargo": "gold", "value": 4, "bullets": 1},
+                {"colour": "red", "cargo": "dynamite", "value": 4, "bullets": 1},
+            ],
+            "colour": "red",
+            "value": 4,
+            "bullets": 1,
+        },
+    ]
+    # Every seat and a spectator see the same cards on the table.
+    assert all(
+        engine.view(state, viewer)["seats"][0]["played"] == played for viewer in (0, 2, None)
+    )
+
+
+def _first_play(engine, state, seat):
+    action = next(a for a in engine.legal_actions(state, seat) if a["type"] == "play")
+    return action["card"], action["colour"]
+
+
 def test_legal_actions_offer_both_halves_of_each_card_and_pass(engine, napad):
     state = napad.craft(engine, hands={0: [napad.Y4_R4], 1: [napad.G2_Y7]})
     state, _ = napad.play(engine, state, 0, napad.Y4_R4, "red")
