@@ -18,6 +18,8 @@ asks for them (``KeptEvent.public_events``): the log keeps what each action said
 parsing them again, and the game read for a request holds 20 strings instead of hundreds of
 lists and dicts for the garbage collector to walk until it is freed. Copies written before
 (``"public"`` / ``"private"`` as JSON) are read as they are; the next move writes the new form.
+The column itself is text, not jsonb (``JSONTextField``, games/models/json_fields.py):
+nothing queries into the copy, and PostgreSQL would write a jsonb value out on every read.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .json_fields import ReadFastJSONField
+from .json_fields import JSONTextField, ReadFastJSONField
 from .rulesets import Ruleset
 
 
@@ -60,7 +60,8 @@ class Game(models.Model):
     # The log's last lines, written by each move with its state (games/kept_log.py): the page,
     # its fragment, every push and the move's answer read them with the game, not in a query
     # of their own. A copy: the events table is the record. Holds private events, like state.
-    recent_events = ReadFastJSONField(default=list, blank=True, editable=False)
+    # Kept as text, not jsonb: nothing queries into it, and jsonb costs each read its output.
+    recent_events = JSONTextField(default=list, blank=True, editable=False)
     abort_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -1,6 +1,7 @@
 """A game's JSON is read by orjson (games/models/json_fields.py): what it reads is what
 Django's ``JSONField`` reads, a text orjson refuses is still read, and the models need no
-migration for it."""
+migration for it. The log's copy on the game's row is JSON kept in a text column
+(``JSONTextField``): the model holds the value, saved and read back as it was."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ import json
 import math
 
 import pytest
+from django.core import serializers
 from django.core.management import call_command
+from django.db import connection
+from playkit import napad_game, play_one
 
 from games.models import Game, GameEvent
-from games.models.json_fields import ReadFastJSONField
+from games.models.json_fields import JSONTextField, ReadFastJSONField
 
 
 @pytest.mark.parametrize(
@@ -39,7 +43,6 @@ def test_a_text_orjson_refuses_is_read_as_json_reads_it():
 def test_the_games_json_fields_are_read_fast():
     for model, name in [
         (Game, "state"),
-        (Game, "recent_events"),
         (GameEvent, "public_events"),
         (GameEvent, "private_events"),
     ]:
@@ -51,3 +54,45 @@ def test_the_models_need_no_migration():
     # The field is a JSONField to migrations; a model change without its migration fails
     # here too.
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+# A value with what the log's copy holds: text with quotes and Polish letters, numbers,
+# booleans, nulls, nested lists and objects.
+KEPT = [
+    {"seq": 3, "seat": None, "by_clock": True, "at": "2026-12-04T21:53:35+00:00"},
+    {"events": '{"public":[{"text":"%(gang)s \\"pasuje\\" — złoto"}]}', "n": [1, 2.5, -3]},
+]
+
+
+@pytest.mark.django_db
+def test_the_logs_copy_is_kept_as_text_and_read_back_as_it_was(alice, bob):
+    assert isinstance(Game._meta.get_field("recent_events"), JSONTextField)
+    game = napad_game(alice, bob)
+    assert play_one(game, [alice, bob]).ok
+    Game.objects.filter(pk=game.pk).update(recent_events=KEPT)
+    game.refresh_from_db()
+    assert game.recent_events == KEPT
+    with connection.cursor() as cursor:
+        # A text column (not jsonb on PostgreSQL), holding the value as compact JSON.
+        typeof = "pg_typeof" if connection.vendor == "postgresql" else "typeof"
+        table = connection.ops.quote_name(Game._meta.db_table)
+        cursor.execute(
+            f"SELECT {typeof}(recent_events), recent_events FROM {table} WHERE id = %s", [game.pk]
+        )
+        kind, text = cursor.fetchone()
+    assert kind == "text"
+    assert json.loads(text) == KEPT and '"seat":null' in text and "złoto" in text
+
+
+@pytest.mark.django_db
+def test_a_games_copy_survives_dumpdata_and_loaddata(alice, bob):
+    game = napad_game(alice, bob)
+    assert play_one(game, [alice, bob]).ok
+    game.refresh_from_db()
+    dumped = serializers.serialize("json", [game])
+    assert json.loads(dumped)[0]["fields"]["recent_events"] == game.recent_events
+    Game.objects.filter(pk=game.pk).update(recent_events=[])
+    for loaded in serializers.deserialize("json", dumped):
+        loaded.save()
+    game_again = Game.objects.get(pk=game.pk)
+    assert game_again.recent_events == game.recent_events and game_again.recent_events
