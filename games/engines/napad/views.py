@@ -41,29 +41,14 @@ def wagon_public(state: State, wagon_id: int) -> dict[str, Any]:
 
 
 def _played_card(deck: list[list[list[Any]]], card: int, colour: str) -> dict[str, Any]:
-    """A played card: both halves (``card_public``'s), and the colour, value and bullets of
-    the half it was sent with. Built in one pass: a late board shows 15–25 of them."""
-    halves = []
-    up = None
-    for half_colour, value, bullets in deck[card]:
-        half = {
-            "colour": half_colour,
-            "cargo": CARGO_OF_COLOUR[half_colour],
-            "value": value,
-            "bullets": bullets,
-        }
-        halves.append(half)
-        if up is None and half_colour == colour:
-            up = half
-    if up is None:
-        raise ValueError(f"card {card} has no {colour} half")
-    return {
-        "id": card,
-        "halves": halves,
-        "colour": colour,
-        "value": up["value"],
-        "bullets": up["bullets"],
-    }
+    """A played card: both halves (``card_public``), and the colour, value and bullets of the
+    half it was sent with."""
+    shown = card_public(deck, card)
+    for half in shown["halves"]:
+        if half["colour"] == colour:
+            shown.update(colour=colour, value=half["value"], bullets=half["bullets"])
+            return shown
+    raise ValueError(f"card {card} has no {colour} half")
 
 
 def view(engine: Any, state: State, seat: int | None) -> dict[str, Any]:
