@@ -36,11 +36,14 @@ def free_port() -> int:
 
 def server_env(folder: Path) -> dict[str, str]:
     """The environment of a bench server: this run's database and channel layer, the same
-    secret key (so sessions made here are valid there), its own var folder."""
+    secret key (so sessions made here are valid there), its own var folder.
+
+    The database goes over whole, as this process uses it — above all ``CONN_MAX_AGE``: a
+    server without it opens a connection per request (on PostgreSQL a backend forked, and
+    every statement planned again), which is not the site the bench means to measure. Only
+    ``TEST`` (how the throwaway database was created) stays behind."""
     database = {
-        key: value
-        for key, value in connections["default"].settings_dict.items()
-        if key in {"ENGINE", "NAME", "USER", "PASSWORD", "HOST", "PORT", "OPTIONS"}
+        key: value for key, value in connections["default"].settings_dict.items() if key != "TEST"
     }
     env = dict(os.environ)
     env.update(

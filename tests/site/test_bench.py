@@ -8,8 +8,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
+from django.db import connections
+
+from games.benchmarks.servers import server_env
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -178,3 +182,19 @@ def test_it_refuses_an_unknown_section(tmp_path):
     done = _bench(tmp_path, "--only=engines,teleport")
     assert done.returncode != 0
     assert "unknown section(s) teleport" in done.stderr
+
+
+def test_its_servers_use_the_database_as_the_site_does(tmp_path):
+    """A bench server that opened a connection per request (no ``CONN_MAX_AGE``: on
+    PostgreSQL a backend forked and every statement planned again) would measure another
+    site than the club's: the database's settings reach the servers whole."""
+    database = connections["default"].settings_dict
+    with mock.patch.dict(database, {"CONN_MAX_AGE": 60, "CONN_HEALTH_CHECKS": True}):
+        sent = json.loads(server_env(tmp_path)["NAPAD_BENCH_DATABASE"])
+    assert sent["CONN_MAX_AGE"] == 60
+    assert sent["CONN_HEALTH_CHECKS"] is True
+    assert {key: sent[key] for key in ("ENGINE", "NAME", "OPTIONS")} == {
+        key: database[key] for key in ("ENGINE", "NAME", "OPTIONS")
+    }
+    # How the throwaway database was made means nothing to a server using it.
+    assert "TEST" not in sent
