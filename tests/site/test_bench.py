@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,15 @@ from unittest import mock
 import pytest
 from django.db import connections
 
+from games.benchmarks.club import NAPAD_RULESET, logged_in_client, members_create
+from games.benchmarks.pages import (
+    EARLY_MOVE,
+    EARLY_WINDOW,
+    FULL_LOG_MOVE,
+    PLAYERS,
+    _choices,
+    _moment_tables,
+)
 from games.benchmarks.servers import server_env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,9 +134,29 @@ def test_it_prints_every_section_with_numbers(tmp_path):
     # The readable table goes to stderr, so stdout stays one JSON document.
     assert "fan-out 5 sockets" in done.stderr and "ratio move/baseline" in done.stderr
     assert "hard bot decision, colt" in done.stderr
-    first, last = min(pages["colt"]["late_moves"]), max(pages["colt"]["late_moves"])
-    moves = f"move {first}" if first == last else f"moves {first}–{last}"
-    assert f"colt: page before the end ({moves}) / at move 10" in done.stderr
+
+    def moves(of: list[int]) -> str:
+        first, last = min(of), max(of)
+        return f"move {first}" if first == last else f"moves {first}–{last}"
+
+    colt = pages["colt"]
+    assert (
+        f"colt: page before the end ({moves(colt['late_moves'])}) / "
+        f"at {moves(colt['early_moves'])}, as many choices"
+    ) in done.stderr
+    for game in ("napad", "colt"):
+        # Deal by deal, the three moments' members to move choose among as many actions
+        # (unless six late deals in a row ended on a decision no early position asks).
+        figure = pages[game]
+        for deal, matched in enumerate(figure["matched"]):
+            early, full, late = (
+                figure["choices"][name][deal] for name in ("early", "full", "late")
+            )
+            if matched:
+                assert early == full == late
+                assert 10 <= figure["early_moves"][deal] < 15
+            else:
+                assert figure["early_moves"][deal] == 10
 
 
 def test_it_measures_another_copy_of_the_engines_side_by_side(tmp_path):
@@ -198,3 +228,26 @@ def test_its_servers_use_the_database_as_the_site_does(tmp_path):
     }
     # How the throwaway database was made means nothing to a server using it.
     assert "TEST" not in sent
+
+
+@pytest.mark.django_db
+def test_a_pages_deal_compares_three_tables_asking_the_same_decision():
+    """The page near the end is compared with pages around move 10 and from move 30 on whose
+    member to move chooses among as many actions: the hands dealt are not measured as the
+    game's length (games/benchmarks/pages.py)."""
+    users = members_create(PLAYERS, prefix="deal")
+    clients = {user.pk: logged_in_client(user) for user in users}
+    tables, matched = _moment_tables(users, clients, random.Random("deal"), NAPAD_RULESET)
+    # Napad's last decisions (a card or two and a pass) are asked around move 10 too.
+    assert matched
+    choices = {name: _choices(game.pk) for name, (game, _viewer) in tables.items()}
+    assert len(set(choices.values())) == 1, choices
+    early, full, late = (tables[name][0] for name in ("early", "full", "late"))
+    assert EARLY_MOVE <= early.version < EARLY_MOVE + EARLY_WINDOW
+    assert full.version >= FULL_LOG_MOVE
+    # The late table stops one move before the end: its game still runs, as a page shows it.
+    assert late.status == late.Status.RUNNING and late.version > full.version
+    for game, viewer in tables.values():
+        assert viewer in {
+            seat.player.user_id for seat in game.seats.filter(position__in=game.to_move)
+        }

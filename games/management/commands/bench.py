@@ -251,9 +251,9 @@ class Command(BaseCommand):
         timings[section] = round(time.perf_counter() - started, 1)
 
 
-def _moves(figure: dict) -> str:
-    """The late deals' moves, "move 103" or "moves 98–112"."""
-    first, last = min(figure["late_moves"]), max(figure["late_moves"])
+def _moves(moves: list[int]) -> str:
+    """A moment's deals' moves, "move 103" or "moves 98–112"."""
+    first, last = min(moves), max(moves)
     return f"move {first}" if first == last else f"moves {first}–{last}"
 
 
@@ -336,14 +336,14 @@ def _table(report: dict) -> str:
                     ">= 0.60",
                 ),
                 (
-                    f"{name}: page before the end ({_moves(figure)}) / at move "
-                    f"{pages['early_move']}",
+                    f"{name}: page before the end ({_moves(figure['late_moves'])}) / "
+                    f"at {_moves(figure['early_moves'])}, as many choices",
                     spread_text(figure["late_page_over_early_page"]),
                     "<= 1.05",
                 ),
                 (
-                    f"{name}: page before the end ({_moves(figure)}) / at move "
-                    f"{pages['full_log_move']} (log full)",
+                    f"{name}: page before the end ({_moves(figure['late_moves'])}) / "
+                    f"at {_moves(figure['full_log_moves'])} (log full)",
                     spread_text(figure["late_page_over_full_log_page"]),
                     "<= 1.05",
                 ),
