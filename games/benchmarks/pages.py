@@ -109,9 +109,9 @@ def _moment_tables(users, clients, rng, slug: str) -> tuple[dict[str, tuple[Game
     """One deal of each moment, the three decisions of one size (``module docstring``): the
     late table first, then an early and a log-full one whose member to move has as many
     choices; and whether they do. A late decision no early position offers (Colt Express
-    often ends on a choice of two, which moves 10 to 14 never ask) is dealt again; after
-    ``MATCH_DEALS`` late deals the last is compared with the plain move 10 and move 30 (the
-    report says so, deal by deal)."""
+    ended on a choice of two in six of twelve games, and no move from 10 to 14 of theirs asked
+    one) is dealt again; after ``MATCH_DEALS`` late deals the last is compared with the plain
+    move 10 and move 30 (the report says so, deal by deal)."""
     for _late_deal in range(MATCH_DEALS):
         late = _played_to(users, clients, rng, slug, move=None)
         wanted = _choices(late[0].pk)
@@ -125,10 +125,12 @@ def _moment_tables(users, clients, rng, slug: str) -> tuple[dict[str, tuple[Game
             before=EARLY_MOVE + EARLY_WINDOW,
             deals=MATCH_DEALS,
         )
-        full = early and _played_to(
+        if early is None:
+            continue
+        full = _played_to(
             users, clients, rng, slug, move=FULL_LOG_MOVE, choices=wanted, deals=MATCH_DEALS
         )
-        if early and full:
+        if full is not None:
             return {"early": early, "full": full, "late": late}, True
     unmatched = {
         "early": _played_to(users, clients, rng, slug, move=EARLY_MOVE),
