@@ -87,14 +87,23 @@ def game_started(players: list, *, slug: str = NAPAD_RULESET) -> Game:
     return game_start(game_id=game.pk, user=players[0])
 
 
-def next_move(game_id: int, rng: random.Random) -> tuple[int, int, dict] | None:
-    """(user id of the member to move, version, a random legal action), or None once the
-    game is over. Read outside any timing: it is the player's thinking, not the server's."""
+def decision_now(game_id: int) -> tuple[Game, int, list[dict]] | None:
+    """The game, the seat to move and the actions it chooses among; None once the game is
+    over (or waits on nobody)."""
     game = Game.objects.get(pk=game_id)
     if game.status != Game.Status.RUNNING or not game.to_move:
         return None
     engine = get_engine(game.kind)
     position = game.to_move[0]
-    actions = engine.legal_actions(engine.from_json(game.state), position)
+    return game, position, engine.legal_actions(engine.from_json(game.state), position)
+
+
+def next_move(game_id: int, rng: random.Random) -> tuple[int, int, dict] | None:
+    """(user id of the member to move, version, a random legal action), or None once the
+    game is over. Read outside any timing: it is the player's thinking, not the server's."""
+    decision = decision_now(game_id)
+    if decision is None:
+        return None
+    game, position, actions = decision
     user_id = game.seats.get(position=position).player.user_id
     return user_id, game.version, actions[int(rng.random() * len(actions))]

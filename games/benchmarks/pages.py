@@ -41,7 +41,14 @@ from games.engines import get_engine
 from games.models import Game
 from games.rendering import LOG_LINES
 
-from .club import NAPAD_RULESET, game_started, logged_in_client, members_create, next_move
+from .club import (
+    NAPAD_RULESET,
+    decision_now,
+    game_started,
+    logged_in_client,
+    members_create,
+    next_move,
+)
 from .stats import spread
 
 PLAYERS = 4
@@ -100,9 +107,8 @@ def _played_to(
 def _choices(game_id: int) -> int:
     """How many actions the member to move chooses among: the size of the decision their
     page draws (a card's two halves, a pass, a wagon...)."""
-    game = Game.objects.get(pk=game_id)
-    engine = get_engine(game.kind)
-    return len(engine.legal_actions(engine.from_json(game.state), game.to_move[0]))
+    _game, _position, actions = decision_now(game_id)
+    return len(actions)
 
 
 def _moment_tables(users, clients, rng, slug: str) -> tuple[dict[str, tuple[Game, int]], bool]:
