@@ -1,8 +1,9 @@
 """Turning a game and a viewer into HTML: the one place the HTTP views and the consumer share.
 
-Everything a page shows of a game comes from ``engine.view(state, seat)`` (plus the viewer's
-legal actions), never from the stored state directly, so a fragment can only hold what that
-viewer may see. ``Game.state`` and ``Game.seed`` never reach a template.
+Everything a page shows of a game comes from ``engine.board_view(state, seat)`` (its ``view``
+less what no board draws) plus the viewer's legal actions, never from the stored state
+directly, so a fragment can only hold what that viewer may see. ``Game.state`` and
+``Game.seed`` never reach a template.
 
 The page's live parts (``games/game_detail.html``): ``#game-live`` — the viewer's decision
 (their hand, the choice they must make), the element an HTMX answer replaces — and, swapped by
@@ -115,7 +116,7 @@ def board_context(
     if state is None:
         return context
     engine = get_engine(game.kind)
-    view = engine.view(state, position)
+    view = engine.board_view(state, position)
     stand_ins = {seat.position: seat for seat in seats if seat.is_stand_in}
     # Engines list seats as "seats" (Napad) or "bandits" (Colt Express): give each its name,
     # and to a seat a bot plays for a member, the time the bot took over.

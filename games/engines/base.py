@@ -363,6 +363,12 @@ class Engine(ABC):
     @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
 
+    def board_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """``view`` as the site's board draws it (games/rendering.py): engines may leave out
+        keys their board templates never read — material for search bots and the API —, never
+        add any, and never show more than ``view`` does. The default is ``view`` itself."""
+        return self.view(state, seat)
+
     @abstractmethod
     def is_over(self, state: State) -> bool: ...
 

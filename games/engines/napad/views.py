@@ -51,7 +51,10 @@ def _played_card(deck: list[list[list[Any]]], card: int, colour: str) -> dict[st
     raise ValueError(f"card {card} has no {colour} half")
 
 
-def view(engine: Any, state: State, seat: int | None) -> dict[str, Any]:
+def view(engine: Any, state: State, seat: int | None, *, for_board: bool = False) -> dict[str, Any]:
+    """What ``seat`` (``None``: a spectator) may see. ``for_board``: without what the board
+    never draws — the faces of the cards out of the game and the table's ``components``,
+    material for search bots and the API (``NapadEngine.board_view``)."""
     players = state["players"]
     rules = state["rules"]
     over = state["phase"] == "over"
@@ -75,31 +78,33 @@ def view(engine: Any, state: State, seat: int | None) -> dict[str, Any]:
         # Everyone saw the wagons on the train, but only the owner may look at them afterwards
         # unless the table opened captures (or the game is over and the end screen shows all).
         sees_loot = index == seat or rules["public_captures"] or over
-        seats.append(
-            {
-                "seat": index,
-                "gang": state["gangs"][index],
-                "is_viewer": index == seat,
-                "is_marker": index == state["marker"],
-                "is_turn": index == state["turn"],
-                "passed": state["passed"][index],
-                "hand_size": len(state["hands"][index]),
-                "hideout_size": len(state["hideouts"][index]),
-                "played": played,
-                "totals": totals,
-                "out_of_game": [card_public(deck, card) for card in sorted(state["out"][index])],
-                "captured_count": len(loot),
-                "captured_by_colour": by_colour,
-                "captured": [wagon_public(state, w) for w in loot] if sees_loot else None,
-            }
-        )
+        shown_seat = {
+            "seat": index,
+            "gang": state["gangs"][index],
+            "is_viewer": index == seat,
+            "is_marker": index == state["marker"],
+            "is_turn": index == state["turn"],
+            "passed": state["passed"][index],
+            "hand_size": len(state["hands"][index]),
+            "hideout_size": len(state["hideouts"][index]),
+            "played": played,
+            "totals": totals,
+            "captured_count": len(loot),
+            "captured_by_colour": by_colour,
+            "captured": [wagon_public(state, w) for w in loot] if sees_loot else None,
+        }
+        if not for_board:
+            # Late in a game three dozen cards, each with its halves: not for every board.
+            out = sorted(state["out"][index])
+            shown_seat["out_of_game"] = [card_public(deck, card) for card in out]
+        seats.append(shown_seat)
     hand = None
     legal = []
     if seat is not None:
         deck = state["decks"][seat]
         hand = [card_public(deck, card) for card in state["hands"][seat]]
         legal = engine.legal_actions(state, seat)
-    return {
+    shown = {
         "game": "napad",
         "viewer": seat,
         "players": players,
@@ -118,8 +123,10 @@ def view(engine: Any, state: State, seat: int | None) -> dict[str, Any]:
         "seats": seats,
         "hand": hand,
         "legal_actions": legal,
-        "components": components(state),
     }
+    if not for_board:
+        shown["components"] = components(state)
+    return shown
 
 
 def components(state: State) -> dict[str, Any]:

@@ -215,6 +215,29 @@ def test_views_do_not_depend_on_what_the_seat_cannot_see(engine, table, steps, s
             assert engine.legal_actions(changed, viewer) == engine.legal_actions(state, viewer)
 
 
+@settings(max_examples=30, deadline=None)
+@given(table=tables, steps=st.integers(min_value=0, max_value=120))
+def test_the_board_view_is_the_view_less_what_no_board_draws(engine, table, steps):
+    """The board (every page, move answer and push) is drawn from ``board_view``: the view
+    without the out-of-game cards' faces and the components, nothing else missing, nothing
+    added — so it can show no more than the view, and the board draws all it drew."""
+    _config, state = new_game(engine, table)
+    rng = random.Random(table["choices"])
+    for _ in range(steps):
+        if engine.is_over(state):
+            break
+        (seat,) = engine.to_move(state)
+        state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+    for viewer in [None, *range(state["players"])]:
+        whole, board = engine.view(state, viewer), engine.board_view(state, viewer)
+        assert "components" in whole and "components" not in board
+        for seat_view in whole["seats"]:
+            assert "out_of_game" in seat_view
+            del seat_view["out_of_game"]
+        del whole["components"]
+        assert board == whole
+
+
 def test_view_shows_own_hand_and_loot_but_only_sizes_of_others(engine):
     table = {
         "seed": "s3cr3t-seed-7f3a",
