@@ -319,7 +319,8 @@ def log_entries(
     entries = []
     reading = _reading(names)
     for game_event, action in zip(events, actions, strict=True):
-        key = (action, position, everything, kind, reading, round_number, phase)
+        reader = _reader(game_event, position, everything)
+        key = (action, reader, everything, kind, reading, round_number, phase)
         entry, round_number, phase = _kept(
             _ENTRIES,
             key,
@@ -339,13 +340,30 @@ def log_entries(
     return entries
 
 
+def _reader(game_event: Any, position: int | None, everything: bool) -> int | None:
+    """Whose reading of the action an entry is: the viewer's own where it has private events
+    for them (or every seat's show, each "You ..." or "Bob ..."), otherwise anyone's (``None``,
+    as a spectator reads it) — the seats that see none of its private lines read the same
+    entry, so one drawn for a member's move answer serves the next member's too. A kept
+    action says whose its private events are (games/kept_log.py); an event row, or a copy
+    kept before it said so, is looked into."""
+    if position is None or everything:
+        return position
+    seats = getattr(game_event, "private_to", None)
+    if seats is None:
+        seats = {
+            seat for event in game_event.private_events for seat in event.get("private_to", ())
+        }
+    return position if position in seats else None
+
+
 # Each logged action as a log entry, per reading of it: the table's log reads its last 20
 # actions on every page, move answer and push, all but the newest read before, and building
 # the entries and their lines was most of what the log still cost once its texts were kept
-# (``_SAID``). The key is ``_SAID``'s and what else an entry depends on: the viewer (which
-# private lines, whose), whether every seat's lines show, and the round and phase the action
-# starts under (its lines continue them). An entry's ``drawn`` holds its markup once a log
-# box drew it (games/templatetags/game_log.py). Bounded; emptied when full.
+# (``_SAID``). The key is ``_SAID``'s and what else an entry depends on: the reader
+# (``_reader``: which private lines, whose), whether every seat's lines show, and the round
+# and phase the action starts under (its lines continue them). An entry's ``drawn`` holds its
+# markup once a log box drew it (games/templatetags/game_log.py). Bounded; emptied when full.
 _ENTRIES: dict[tuple, tuple[dict[str, Any], int | None, str | None]] = {}
 ENTRIES_KEPT = 4096
 

@@ -39,7 +39,16 @@ class KeptEvent:
     """What the log and "since your last visit" read of a ``GameEvent`` (same names). Its
     events are parsed from the copy's text the first time they are read."""
 
-    __slots__ = ("game_id", "seq", "seat", "by_clock", "created_at", "_text", "_events")
+    __slots__ = (
+        "game_id",
+        "seq",
+        "seat",
+        "by_clock",
+        "created_at",
+        "private_to",
+        "_text",
+        "_events",
+    )
 
     def __init__(
         self,
@@ -52,9 +61,14 @@ class KeptEvent:
         events_text: str | None = None,
         public_events: list[dict[str, Any]] | None = None,
         private_events: list[dict[str, Any]] | None = None,
+        private_to: list[int] | None = None,
     ):
         self.game_id, self.seq, self.seat = game_id, seq, seat
         self.by_clock, self.created_at = by_clock, created_at
+        # The seats its private events are for, known without parsing them (the log shares
+        # an action's entry among the readers who see none: games/gamelog.py ``_ENTRIES``);
+        # None in a copy written before it was kept.
+        self.private_to = None if private_to is None else frozenset(private_to)
         self._text = events_text
         self._events = None if events_text is not None else (public_events, private_events)
 
@@ -84,6 +98,11 @@ def _events_text(event: Any) -> str:
     return json.dumps(events, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def private_seats(private_events: list[dict[str, Any]]) -> list[int]:
+    """The seats an action's private events are for (each event's ``private_to``), sorted."""
+    return sorted({seat for event in private_events for seat in event.get("private_to", ())})
+
+
 def kept_events_after_move(kept: list[dict[str, Any]], event: Any) -> list[dict[str, Any]]:
     """The row's new copy once ``event`` (the ``GameEvent`` just written) follows ``kept``,
     the copy that ended at the version before it (callers check that first)."""
@@ -93,6 +112,7 @@ def kept_events_after_move(kept: list[dict[str, Any]], event: Any) -> list[dict[
         "by_clock": event.by_clock,
         "at": event.created_at.isoformat(),
         "events": _events_text(event),
+        "private_to": private_seats(event.private_events),
     }
     return [*kept, entry][-KEPT_EVENTS:]
 
@@ -134,6 +154,7 @@ def kept_events_read(game_id: int, kept: Any, version: int, limit: int) -> list[
             events_text=entry.get("events"),
             public_events=entry.get("public"),
             private_events=entry.get("private"),
+            private_to=entry.get("private_to"),
         )
         for entry in kept[-limit:]
     ]

@@ -176,3 +176,55 @@ def _read_events(game: Game) -> list[tuple]:
         (e.seq, e.seat, e.by_clock, e.created_at, e.public_events, e.private_events)
         for e in _last_events(game)
     ]
+
+
+def test_an_action_is_read_once_for_every_seat_it_shows_nothing_private(alice, bob, charlie):
+    """The log keeps one entry per action for all the readers who see none of its private
+    lines (a move answer, then the next member's, draw the same entries); the seats its
+    private lines are for still read their own, "You ...", and nobody else reads them —
+    whatever order the readings come in, from the copy or from the events."""
+    users = [alice, bob, charlie]
+    game = napad_game(alice, bob, charlie)
+    kept = []
+    for _ in range(200):
+        game.refresh_from_db()
+        kept = kept_events_read(game.pk, game.recent_events, game.version, KEPT_EVENTS) or []
+        # A round's end (cards drawn, loot taken: private lines) within the window.
+        if any(event.private_to for event in kept[-KEPT_EVENTS // 2 :]):
+            break
+        assert play_one(game, users).ok
+    secret = next(event for event in reversed(kept) if event.private_to)
+    public = next(event for event in kept if not event.private_to)
+    names = {0: "Ala", 1: "Bartek", 2: "Celina"}
+    readers = [*sorted(secret.private_to), *(s for s in range(3) if s not in secret.private_to)]
+    readers.append(None)
+
+    def read(events, position):
+        entries = gamelog.log_entries(events, position, names=names, kind="napad", round_now=9)
+        return {entry["seq"]: entry["lines"] for entry in entries}
+
+    def said(lines_by_seq):
+        return [
+            (line["text"], line["private"]) for lines in lines_by_seq.values() for line in lines
+        ]
+
+    alone = {}
+    for position in readers:
+        _log_memos_clear()
+        alone[position] = said(read(kept, position))
+    for position in readers:
+        privately = any(private for _text, private in alone[position])
+        assert privately == (position in secret.private_to), position
+    for order in (readers, readers[::-1]):
+        _log_memos_clear()
+        for position in order:
+            assert said(read(kept, position)) == alone[position], position
+            assert said(read(_last_events(game), position)) == alone[position], position
+    read_by = {position: read(kept, position) for position in readers}
+    # An action with nothing private: one entry, whoever reads it.
+    shared = {id(read_by[position][public.seq]) for position in readers}
+    assert len(shared) == 1
+    # The round's end: each seat it drew or looted for reads its own.
+    own = {id(read_by[position][secret.seq]) for position in secret.private_to}
+    assert len(own) == len(secret.private_to)
+    assert id(read_by[None][secret.seq]) not in own
