@@ -95,7 +95,11 @@ def _events_text(event: Any) -> str:
     whether the events come from the move or back from the database, which may reorder
     them)."""
     events = {"public": event.public_events, "private": event.private_events}
-    return json.dumps(events, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _EVENTS_TEXT.encode(events)
+
+
+# ``json.dumps`` with these settings, its encoder built once rather than on every move.
+_EVENTS_TEXT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def private_seats(private_events: list[dict[str, Any]]) -> list[int]:

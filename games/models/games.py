@@ -56,7 +56,7 @@ class Game(models.Model):
     results_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # The seats that must act now (engine.to_move), kept beside the state so the lobby can put
     # "my turn" first without loading every game's state.
-    to_move = models.JSONField(default=list, blank=True)
+    to_move = ReadFastJSONField(default=list, blank=True)
     # The log's last lines, written by each move with its state (games/kept_log.py): the page,
     # its fragment, every push and the move's answer read them with the game, not in a query
     # of their own. A copy: the events table is the record. Holds private events, like state.
@@ -133,7 +133,7 @@ class GameEvent(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     # The action as submitted: may hold secrets (a face-down card), so only the replay and
     # verify code reads it, always through engine views.
-    action = models.JSONField()
+    action = ReadFastJSONField()
     # Events everybody may see, and events meant for some seats only (each carries
     # "private_to"); the log shows a viewer only their own private ones.
     public_events = ReadFastJSONField(default=list)

@@ -43,6 +43,8 @@ def test_a_text_orjson_refuses_is_read_as_json_reads_it():
 def test_the_games_json_fields_are_read_fast():
     for model, name in [
         (Game, "state"),
+        (Game, "to_move"),
+        (GameEvent, "action"),
         (GameEvent, "public_events"),
         (GameEvent, "private_events"),
     ]:
@@ -96,3 +98,43 @@ def test_a_games_copy_survives_dumpdata_and_loaddata(alice, bob):
         loaded.save()
     game_again = Game.objects.get(pk=game.pk)
     assert game_again.recent_events == game.recent_events and game_again.recent_events
+
+
+# What a game writes: a state's nested lists and objects, Polish letters, quotes, booleans,
+# nulls, a big (but 64-bit) number; and values orjson leaves to json: an integer past 64
+# bits, a key that is not a string.
+WRITTEN = [
+    {"decks": [[["yellow", 2, 2], ["red", 7, 0]]], "gang": 'Dezerterzy "złoci"', "x": None},
+    [{"type": "passed", "args": {"seat": 1}, "private_to": [1], "ok": True, "n": -(2**62)}],
+    {"big": 2**70, "list": [2**64]},
+    {1: "seat one", "two": [2]},
+]
+
+
+@pytest.mark.parametrize("value", WRITTEN, ids=["state", "events", "big-numbers", "int-keys"])
+def test_a_value_is_written_as_json_writes_it(value):
+    from games.models.json_fields import json_text
+
+    assert json.loads(json_text(value)) == json.loads(json.dumps(value))
+
+
+def test_a_value_json_refuses_is_refused_as_before():
+    from datetime import UTC, datetime
+
+    from games.models.json_fields import json_text
+
+    with pytest.raises(TypeError):
+        json_text({"at": datetime(2026, 12, 5, tzinfo=UTC)})
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", WRITTEN[:3], ids=["state", "events", "big-numbers"])
+def test_a_state_is_saved_and_read_back_as_it_was(alice, bob, value):
+    game = napad_game(alice, bob)
+    Game.objects.filter(pk=game.pk).update(state=value)
+    game.refresh_from_db()
+    assert game.state == value
+    game.state = value
+    game.save(update_fields=["state"])
+    game.refresh_from_db()
+    assert game.state == value
