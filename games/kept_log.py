@@ -68,7 +68,7 @@ class KeptEvent:
         # The seats its private events are for, known without parsing them (the log shares
         # an action's entry among the readers who see none: games/gamelog.py ``_ENTRIES``);
         # None in a copy written before it was kept.
-        self.private_to = None if private_to is None else frozenset(private_to)
+        self.private_to = private_to
         self._text = events_text
         self._events = None if events_text is not None else (public_events, private_events)
 

@@ -27,8 +27,8 @@ class Game(models.Model):
     kind = models.CharField(max_length=16, choices=Ruleset.Kind.choices)
     # The exact config the table plays (the ruleset's config with the chosen options folded
     # in), so a later ruleset version can never change a running game.
-    config = models.JSONField(default=dict)
-    options = models.JSONField(default=dict, blank=True)
+    config = ReadFastJSONField(default=dict)
+    options = ReadFastJSONField(default=dict, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
     seats_count = models.PositiveSmallIntegerField()
     invite_only = models.BooleanField(default=False)
@@ -43,7 +43,7 @@ class Game(models.Model):
     seed_hash = models.CharField(max_length=64)
     # What engine.setup was given besides config, seat count and seed (a league fixture's
     # first player and identities): a replay must pass the same to rebuild the same game.
-    setup_args = models.JSONField(default=dict, blank=True)
+    setup_args = ReadFastJSONField(default=dict, blank=True)
     state = ReadFastJSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -20,6 +20,8 @@ from datetime import datetime, tzinfo
 from django import template
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
+from django.utils.dateformat import re_escaped, re_formatchars
+from django.utils.dates import MONTHS_3, MONTHS_ALT, WEEKDAYS_ABBR
 from django.utils.html import format_html
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
@@ -55,12 +57,69 @@ def absolute(moment: datetime) -> str:
 @functools.lru_cache(maxsize=1024)
 def _absolute(moment: datetime, zone: tzinfo, language: str, this_year: int) -> str:
     local = timezone.localtime(moment, zone)
-    formats = _formats()
+    formats = _formats_said(language)
     fmt = formats["datetime"] if local.year == this_year else formats["datetime_year"]
-    text = date_format(local, fmt)
+    text = _date_said(local, fmt, language)
     if language.split("-")[0] in LOWER_CASE_DATES:
         text = text.lower()
     return text
+
+
+@functools.lru_cache(maxsize=16)
+def _formats_said(language: str) -> dict[str, str]:
+    # Per language (the caller's active one): two pgettexts a deadline, otherwise.
+    return _formats()
+
+
+# Every move gives its table a new deadline, so each move's answer and pushes format one
+# moment Django's way anew: 25–60 µs, most of the status bar. The letters our formats use
+# (in every catalogue) are said here as Django says them, from names looked up once per
+# language; a format with any other letter goes to Django (tests/site/test_when.py compares
+# the two on every month and weekday in en/pl/pt).
+_LETTERS = frozenset("DjMEHiY")
+
+
+@functools.lru_cache(maxsize=16)
+def _date_pieces(fmt: str) -> tuple[tuple[bool, str], ...] | None:
+    """``fmt`` as Django's formatter reads it: (is a letter, the letter or the literal
+    text); None when it holds a letter not said here."""
+    pieces = []
+    for index, piece in enumerate(re_formatchars.split(fmt)):
+        if index % 2:
+            if piece not in _LETTERS:
+                return None
+            pieces.append((True, piece))
+        elif piece:
+            pieces.append((False, re_escaped.sub(r"\1", piece)))
+    return tuple(pieces)
+
+
+@functools.lru_cache(maxsize=16)
+def _date_names(language: str) -> tuple[tuple[str, ...], dict[int, str], dict[int, str]]:
+    """Weekdays' and months' short names and the months' alternative (genitive) names, in
+    ``language`` (the caller's active one), as Django's date letters D, M and E say them."""
+    weekdays = tuple(str(WEEKDAYS_ABBR[day]) for day in range(7))
+    months = {month: str(MONTHS_3[month]).title() for month in MONTHS_3}
+    alternative = {month: str(MONTHS_ALT[month]) for month in MONTHS_ALT}
+    return weekdays, months, alternative
+
+
+def _date_said(local: datetime, fmt: str, language: str) -> str:
+    """``django.utils.dateformat.format(local, fmt)`` in the active ``language``."""
+    pieces = _date_pieces(fmt)
+    if pieces is None:
+        return date_format(local, fmt)
+    weekdays, months, alternative = _date_names(language)
+    said = {
+        "D": weekdays[local.weekday()],
+        "j": str(local.day),
+        "M": months[local.month],
+        "E": alternative[local.month],
+        "H": f"{local.hour:02d}",
+        "i": f"{local.minute:02d}",
+        "Y": f"{local.year:04d}",
+    }
+    return "".join(said[text] if letter else text for letter, text in pieces)
 
 
 def relative(moment: datetime, now: datetime | None = None) -> str | None:

@@ -43,6 +43,9 @@ def test_a_text_orjson_refuses_is_read_as_json_reads_it():
 def test_the_games_json_fields_are_read_fast():
     for model, name in [
         (Game, "state"),
+        (Game, "config"),
+        (Game, "options"),
+        (Game, "setup_args"),
         (Game, "to_move"),
         (GameEvent, "action"),
         (GameEvent, "public_events"),
