@@ -1,7 +1,7 @@
 """Helpers for the scaled tests, which talk to real servers on loopback: a dedicated
 PostgreSQL database and Redis database, child processes (daphne, Celery) stopped for sure,
 a small HTTP client that keeps cookies, and a minimal WebSocket client (RFC 6455 text frames,
-enough to listen to a game page)."""
+enough to listen to a game page), and a started two-seat Napad game on the test database."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import struct
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit, urlunsplit
@@ -26,9 +27,26 @@ import psycopg
 import redis
 
 from games.benchmarks.wsclient import client_frame
+from games.models import Game, Ruleset
+from games.services.play import game_create, game_start, seat_join
+from games.services.rulesets import rulesets_install_defaults
 
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 STOP_GRACE_SECONDS = 10
+
+
+# --- a game on the test database ---------------------------------------------------------------
+
+
+def napad_game_started(creator, other) -> Game:
+    """A two-seat game of the default Napad ruleset, ``other`` joined and the game dealt."""
+    rulesets_install_defaults()
+    ruleset = Ruleset.objects.get(slug="napad-designed-default", version=1)
+    game = game_create(
+        creator=creator, ruleset=ruleset, seats=2, options={}, turn_time_limit=timedelta(hours=10)
+    )
+    seat_join(game_id=game.pk, user=other)
+    return game_start(game_id=game.pk, user=creator)
 
 
 # --- servers: a database and a Redis keyspace of our own ----------------------------------------

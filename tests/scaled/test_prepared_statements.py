@@ -4,15 +4,10 @@ connection instead of on every page load, and the page reads the same either way
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.db import connection
 from django.urls import reverse
-
-from games.models import Ruleset
-from games.services.play import game_create, game_start, seat_join
-from games.services.rulesets import rulesets_install_defaults
+from scaledkit import napad_game_started
 
 pytestmark = [pytest.mark.scaled, pytest.mark.django_db]
 
@@ -25,13 +20,7 @@ def _prepared() -> list[str]:
 
 def test_the_game_page_query_is_prepared_after_a_few_loads(alice, bob, alice_client):
     assert connection.vendor == "postgresql"
-    rulesets_install_defaults()
-    ruleset = Ruleset.objects.get(slug="napad-designed-default", version=1)
-    game = game_create(
-        creator=alice, ruleset=ruleset, seats=2, options={}, turn_time_limit=timedelta(hours=10)
-    )
-    seat_join(game_id=game.pk, user=bob)
-    game_start(game_id=game.pk, user=alice)
+    game = napad_game_started(alice, bob)
     url = reverse("game_detail", args=[game.pk])
     first = alice_client.get(url)
     assert first.status_code == 200

@@ -4,14 +4,11 @@ move. The game reads back the same either way."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.db import connection
+from scaledkit import napad_game_started
 
-from games.models import Game, GameEvent, Ruleset
-from games.services.play import game_create, game_start, seat_join
-from games.services.rulesets import rulesets_install_defaults
+from games.models import Game, GameEvent
 
 pytestmark = [pytest.mark.scaled, pytest.mark.django_db]
 
@@ -27,13 +24,7 @@ def _compression(table: str, column: str, pk: int) -> str | None:
 
 def test_a_started_games_state_is_stored_lz4_compressed_and_reads_back_whole(alice, bob):
     assert connection.vendor == "postgresql"
-    rulesets_install_defaults()
-    ruleset = Ruleset.objects.get(slug="napad-designed-default", version=1)
-    game = game_create(
-        creator=alice, ruleset=ruleset, seats=2, options={}, turn_time_limit=timedelta(hours=10)
-    )
-    seat_join(game_id=game.pk, user=bob)
-    game_start(game_id=game.pk, user=alice)
+    game = napad_game_started(alice, bob)
     game.refresh_from_db()
     # The dealt state is several kB: PostgreSQL compresses it, and with lz4.
     assert _compression(Game._meta.db_table, "state", game.pk) == "lz4"
