@@ -23,7 +23,7 @@ TO_LOCOMOTIVE = "locomotive"
 
 
 # ``json.dumps(..., sort_keys=True)`` without building an encoder per call: a board keys
-# every legal action (a hand's 19 buttons), and the encoder was half of each key's cost.
+# every legal action (a hand's 19 buttons), and building the encoder each time is waste.
 _CANONICAL = json.JSONEncoder(sort_keys=True)
 
 

@@ -120,7 +120,7 @@ def _line(event: dict[str, Any], text: str, *, private: bool = False) -> dict[st
 
 # What a logged action's lines said, for each way of reading them: a move's answer, every
 # socket's render of it and each page load say the table's last actions again, and saying is
-# most of the log's cost. The key is what the texts depend on: the action (``_action_key``),
+# the log's main cost. The key is what the texts depend on: the action (``_action_key``),
 # which of its private lines are shown and whether each is the reader's own ("You draw ..." /
 # "Bob draws ..."), the game's wording, the reader's language and the seats' names. Bounded;
 # emptied when full.
@@ -152,8 +152,7 @@ def _action_key(game_event: Any) -> tuple:
     """What names one logged action for good: its game, its place in the game's log and the
     moment it was saved (a row id reused after a deletion never comes back with the same
     microsecond). An action without them (built in memory, never saved) is named by its
-    content, hashed — slower: hashing a Colt Express action's events cost 3–10 µs, a tenth
-    of a page's log."""
+    content, hashed, which is slower (docs/performance.md)."""
     game_id = getattr(game_event, "game_id", None)
     created_at = getattr(game_event, "created_at", None)
     seq = getattr(game_event, "seq", None)
@@ -359,7 +358,7 @@ def _reader(game_event: Any, position: int | None, everything: bool) -> int | No
 
 # Each logged action as a log entry, per reading of it: the table's log reads its last 20
 # actions on every page, move answer and push, all but the newest read before, and building
-# the entries and their lines was most of what the log still cost once its texts were kept
+# the entries and their lines was what the log still cost once its texts were kept
 # (``_SAID``). The key is ``_SAID``'s and what else an entry depends on: the reader
 # (``_reader``: which private lines, whose), whether every seat's lines show, and the round
 # and phase the action starts under (its lines continue them). An entry's ``drawn`` holds its

@@ -308,7 +308,8 @@ def render_game_live(
     context["parts_oob"] = True
     # Of the site's context processors (the menu's, the bell's, the language switcher's) the
     # live parts use only the member (an open table's buttons) and the CSRF token (the move
-    # forms; lazy, as the processor gives it). Running all of them cost a tenth of the render.
+    # forms; lazy, as the processor gives it). Running all of them would slow every answer
+    # and push for values the live parts never show.
     if request is None:
         context["user"] = user
     else:

@@ -2,9 +2,10 @@
 ``manage.py bench --database-url``, so the bench measures the server as the site uses it.
 
 On PostgreSQL the site binds parameters on the server and lets psycopg prepare a statement
-the fifth time a connection runs it. The game page's query joins six tables and asks four
-EXISTS: PostgreSQL spends about 1 ms planning it and 0.15 ms running it, and a prepared
-statement is planned once per connection (connections live 60 s, ``conn_max_age``). Django
+the fifth time a connection runs it. The game page's queries join several tables and ask
+several EXISTS, so planning them costs more than running them; a prepared statement is
+planned once per connection (connections live 60 s, ``conn_max_age``). Figures:
+docs/decisions/0006-persistent-connections-and-prepared-statements.md. Django
 turns preparing off by default for transaction-mode connection poolers (PgBouncer), which
 would hand a prepared statement's name to another server connection: behind one, set
 ``NAPAD_DB_PREPARED=0``.

@@ -43,13 +43,13 @@ def static_files_ready() -> None:
 
 def heap_settled() -> None:
     """Move everything the process built while starting (Django, the apps, the URL
-    configuration and templates: about 141,000 objects) out of the garbage collector's view.
+    configuration and templates) out of the garbage collector's view.
 
     Python's oldest generation is collected whenever enough objects have survived into it,
-    and each such collection walks every object the process holds: measured here, 66 ms for
-    the started site, a pause that falls on whichever page or move is being answered.
-    ``gc.freeze()`` leaves those objects (which live as long as the process) out of every
-    later collection, so a full one walks only what was made since — 0.01 ms right after.
+    and each such collection walks every object the process holds: a pause that falls on
+    whichever page or move is being answered. ``gc.freeze()`` leaves those objects (which
+    live as long as the process) out of every later collection, so a full one walks only
+    what was made since (figures: docs/decisions/0010-freeze-the-startup-heap.md).
     The URL configuration is imported first (with it every view, form and template tag
     module), as the first request would; garbage among it all is collected before."""
     get_resolver().url_patterns  # noqa: B018 (imported for its side effect)

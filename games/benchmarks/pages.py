@@ -9,9 +9,8 @@ moments: played to their last move before the end, around move 10, and from move
 One position is one decision, and the decision is most of what a page draws beyond the table:
 a member holding nine cards chooses among nineteen actions (each card's two halves and a
 pass), one holding a single card among three. Which decision a deal stops at is luck (its seed
-is new each run), and not even luck: in six deals of To jest napad! looked at, the member to
-move at move 10 chose among 3 to 7 actions, at the last move among 3 in four of them and 19 in
-one. The ratio of two such pages measured the hands dealt as much as the game's length. So the
+is new each run), and the sizes vary widely from deal to deal (docs/performance.md). The
+ratio of two such pages measured the hands dealt as much as the game's length. So the
 three tables of a deal are one decision's size: the late table is played first, and the early
 one stops at the first move from 10 to 14 where the member to move has as many choices, the
 log-full one likewise from move 30 on (``_moment_tables``; the report lists every table's

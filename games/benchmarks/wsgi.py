@@ -7,7 +7,7 @@ POST to the floor view instead. Every burst is timed on the wall clock, and the 
 the spread over the repeats. The clients choose their moves before a burst starts (on their
 own copy of the state): a member thinks on their own device, and the bench's clients share the
 two cores with the servers, so choosing inside the burst charged the moves, not the floor, for
-the clients' thinking (0.3-0.6 ms of CPU a move). A game that ends within a burst is followed
+the clients' thinking (docs/performance.md). A game that ends within a burst is followed
 by a new one dealt there, its moves chosen as they are played.
 """
 
@@ -51,8 +51,8 @@ class _Client:
     They think on a copy of the game's state kept here: every move the server accepts is
     applied to the copy by the same engine (deterministic: the seed is in the state), so
     choosing the next move reads nothing from the database. The clients share the two cores
-    with the servers being measured, and reading the game for every choice cost them 2.7 ms
-    of CPU a move — a third of what the worker spent answering it. Before a burst they plan
+    with the servers being measured, and reading the game for every choice would charge the
+    moves for the clients' own work. Before a burst they plan
     its moves (``plan``: each applied to a copy in turn), so the burst only sends them. A
     refused move (never expected) counts as refused, the copy is read again and the rest of
     the plan dropped."""

@@ -390,8 +390,8 @@ class Engine(ABC):
     def from_stored(self, data: dict[str, Any]) -> State:
         """``from_json`` for a dict nobody else holds (decoded from the database for this
         caller alone): it need not be copied, since ``apply`` and ``view`` never change a
-        state. Engines that can check a state without copying it override this; a copy was
-        most of the JSON work of drawing a board (a To jest napad! state is 3 kB)."""
+        state. Engines that can check a state without copying it override this: a board
+        drawn from the state only reads it, so copying it first is wasted work."""
         return self.from_json(data)
 
     def to_stored(self, state: State) -> dict[str, Any]:

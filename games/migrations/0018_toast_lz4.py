@@ -1,9 +1,9 @@
 """The large values every move writes compressed by lz4 on PostgreSQL, not pglz.
 
-A move rewrites the game's state (4-12 kB of JSON) and its kept log (about 10 kB) and inserts
-an event; PostgreSQL compresses each value over 2 kB before it stores it out of line. With
-pglz that cost 0.3 ms of the database's CPU per move on the bench's tables (0.74 ms for the
-move's write, 0.41-0.55 with lz4), and every page reading them back decompresses them. Only
+A move rewrites the game's state and its kept log (JSON, several kB each) and inserts an
+event; PostgreSQL compresses each value over 2 kB before it stores it out of line, and
+every page reading them back decompresses them. lz4 costs the database less CPU for both than
+pglz (figures: docs/decisions/0007-lz4-toast-compression.md). Only
 the column's setting changes (no rewrite): a value already stored stays pglz until it is
 written again. Nothing to do on SQLite, on PostgreSQL before 14 or one built without lz4.
 """

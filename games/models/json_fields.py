@@ -2,11 +2,11 @@
 ``JSONTextField``: JSON kept in a text column, for a copy the database never looks into.
 
 A game's row is read on every page, fragment, move and push, and parsing its JSON (the
-engine's state and the log's last lines kept on it, games/kept_log.py) was a tenth of a page
-late in a game — more the longer the log's lines. orjson builds the same values about twice
-as fast. Every move writes the row back, and there ``json.dumps`` cost 0.3 ms a move (the
-state, 4 kB; its event; the log's copy, 12 kB late in a game): orjson writes the same JSON
-(``json_written``) in a tenth of that. A value orjson will not write as ``json`` would
+engine's state and the log's last lines kept on it, games/kept_log.py) is a visible part of a
+page late in a game — more the longer the log's lines. orjson builds the same values faster.
+Every move writes the row back (the state, its event, the log's copy), and orjson writes the
+same JSON (``json_written``) faster than ``json.dumps`` (figures: docs/performance.md and
+docs/decisions/0008-orjson-for-the-games-json.md). A value orjson will not write as ``json`` would
 (an integer past 64 bits, a key that is not a string, a date, a subclass of a plain type)
 and a text it refuses but ``json`` reads (``NaN``, an integer past 64 bits) go through
 ``json`` as before. For migrations the field is a plain ``JSONField``: nothing in the
@@ -88,8 +88,8 @@ class JSONTextField(models.TextField):
     For the log's copy on the game's row (``Game.recent_events``, games/kept_log.py): every
     page, fragment, push and move reads it with the game, and the database never filters on
     it. PostgreSQL writes a ``jsonb`` value out as text on every read (and parses it on
-    every write): 8 kB cost 30 µs more per read as ``jsonb`` than as ``text`` (psycopg, one
-    row, 2,000 reads), and a late game's copy holds 13 kB. SQLite keeps both as text."""
+    every write), which text skips (figures: docs/decisions/0005-log-copy-on-the-game-row.md).
+    SQLite keeps both as text."""
 
     description = "JSON kept as text"
 

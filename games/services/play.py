@@ -2,7 +2,7 @@
 the move pipeline, :func:`after_move`, which names in order what follows every applied move.
 
 It sits above everything a move sets off, in the services' layers (pyproject.toml,
-``[tool.importlinter]``; README.md, "How it is built"): the pipeline calls the clocks, the
+``[tool.importlinter]``; docs/architecture.md, "Layers"): the pipeline calls the clocks, the
 standing orders, the push outbox and the queue, and those make moves of their own (a timeout, a
 standing order's answer, a bot's move) through the lower core in games/services/moves.py, which
 runs the pipeline this module installs there. So nothing below imports this module back.

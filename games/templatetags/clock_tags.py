@@ -5,8 +5,8 @@ Drawn in Python, byte for byte what the templates ``clocks/panel.html`` and
 ``clocks/extend_button.html`` drew (tests/clocks/test_clock_panel.py keeps them and compares the
 two on every part, in every language): the panel is on every page, move answer and push, and
 on most of them it holds the "+24 h" button — the template engine's include, URL and
-translation tags cost more than the words (a tenth of a millisecond, 2–3 % of a move's
-answer). Each word is the template's msgid, translated and escaped as ``{% translate %}`` and
+translation tags cost more than the words (figures: docs/performance.md). Each word is the
+template's msgid, translated and escaped as ``{% translate %}`` and
 ``{% blocktranslate %}`` did it.
 
 Its reads are kept on the game it is drawn from (games/selectors.py ``read_once``): the answer

@@ -143,8 +143,8 @@ def colt_train_cars(cars: Any) -> SafeString:
     standing there, the loot lying there and the marshal.
 
     Drawn here rather than by a loop of partials: the train is drawn on every page, answer
-    and push, and the loop with a partial per bandit and per spot's loot cost 0.55–0.69 ms
-    for a four-player train (five cars) against 0.09 ms here. The markup (every value
+    and push, and a partial per bandit and per spot's loot cost more than this tag does
+    (docs/performance.md). The markup (every value
     escaped, numbers as they are, as ``{% localize off %}`` prints them) is what the loop
     drew; tests/site/test_colt_train_cars.py compares the two on played games."""
     words = _car_words()

@@ -33,8 +33,8 @@ def say_word(message: str) -> str:
 
 
 # The boards' words and labels per language, for the life of the process: they depend on the
-# language alone, and every board asked gettext for the same few dozen again (a third of the
-# seats' drawing). Emptied when settings change (a test's other catalogues).
+# language alone, and every board asked gettext for the same few dozen again. Emptied when
+# settings change (a test's other catalogues).
 _SAID: dict[str | None, SaidOnce] = {}
 _WORDS: dict[tuple, dict[str, str]] = {}
 SAID_KEPT = 2048

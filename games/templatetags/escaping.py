@@ -3,7 +3,7 @@
 ``escaped(value)`` gives what ``django.utils.html.conditional_escape`` gives (safe strings as
 they are, anything else as text with ``& < > " '`` escaped), as a plain ``str``, without
 Django's lazy-argument check and the safe-string wrapper around every call: a board's tags
-escape a few hundred values per render, and those two were most of the escaping's cost.
+escape a few hundred values per render, and those two checks cost more than the escaping.
 The tags mark their finished markup safe once, and a plain string escaped once is kept
 (``_ESCAPED``). ``localized(value)`` is ``localize`` with a
 shortcut for the numbers they print most.
@@ -19,7 +19,7 @@ from django.utils.formats import localize
 
 # Each plain string escaped, kept for the life of the process: a board escapes the same few
 # dozen colours, cargoes, labels and names hundreds of times a render, and a log its lines on
-# every page; looking one up costs a fifth of escaping it again. Bounded; emptied when full.
+# every page; looking one up is cheaper than escaping it again. Bounded; emptied when full.
 _ESCAPED: dict[str, str] = {}
 ESCAPED_KEPT = 8192
 

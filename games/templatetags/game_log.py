@@ -57,11 +57,9 @@ def log_group_lines(entries: list[dict[str, Any]], sprite: str) -> SafeString:
     """The lines of one heading's entries: ``{% log_group_lines group.entries sprite %}``.
 
     Drawn here rather than by a template loop: the table's log shows 20 actions on every page,
-    move answer and push, and the loop's tags cost more than the words: a full Napad log
-    (36 lines) 0.8–1.2 ms with the loop, 0.37–0.45 ms with this tag (Colt's, 55 lines,
-    1.2–1.65 ms against 0.38–0.75), 0.06–0.1 ms once its lines were drawn before (``_DRAWN``:
-    escaping and formatting were the rest). Values are escaped as the template escaped them
-    (tests/site/test_log_lines.py)."""
+    move answer and push, and the loop's tags cost more than the words; a line drawn before
+    is taken from ``_DRAWN`` (figures: docs/performance.md). Values are escaped as the
+    template escaped them (tests/site/test_log_lines.py)."""
     out_of_time = None
     drawn = []
     sprite_key = (sprite, type(sprite))

@@ -70,11 +70,10 @@ def napad_played_cards(cards: Any, seat: int) -> SafeString:
     sent with.
 
     Drawn here rather than by a template partial per card: a late board holds 20–30 of them,
-    and the partial's two dozen variable lookups and tags cost about 85 µs a card (22 cards
-    1.9 ms, against 0.6 ms for 25 drawn here one by one). Each card is one f-string per half:
-    ``str.format`` with keywords cost 4 µs a card, these 1.4 µs (timeit, one card). The
-    markup (every value escaped, numbers as they are, as ``{% localize off %}`` prints them)
-    is what the partial drew."""
+    and the partial's two dozen variable lookups and tags cost more than the card's words.
+    Each card is one f-string per half, cheaper than ``str.format`` with keywords
+    (docs/performance.md, "Figures behind the code"). The markup (every value escaped,
+    numbers as they are, as ``{% localize off %}`` prints them) is what the partial drew."""
     html = "".join(_napad_played_card(card, seat) for card in cards or ())
     return mark_safe(html)  # noqa: S308 (every value in it is escaped)
 
@@ -250,8 +249,8 @@ def napad_seats(view: Any) -> SafeString:
     cards it played, by colour: ``{% napad_seats view %}``.
 
     Drawn here rather than by a loop per seat: four seats' two dozen tags and filters each
-    cost 0.5–0.9 ms a board in the template against 0.2–0.4 ms here (the counts, cargoes and
-    gangs said once per board). The markup (every value
+    cost more in the template than here, where the counts, cargoes and gangs are said once per
+    board (docs/performance.md). The markup (every value
     escaped, numbers as they are, as ``{% localize off %}`` prints them) is what the loop
     drew; tests/site/test_napad_seats.py compares the two on played games."""
     over = field(view, "over")

@@ -3,8 +3,9 @@ and process, then copied into every page (templates/base.html).
 
 Why: every page draws the same head (style sheets, scripts and icons, each a ``{% static %}``
 or ``{% url %}`` lookup), the same menu and the same language buttons; on a game page that
-took about a tenth of its time. Static files' names and the site's URLs change only with a
-new release, which starts new processes; a test that changes the settings empties the memo.
+was a noticeable share of its time (docs/performance.md). Static files' names and the site's
+URLs change only with a new release, which starts new processes; a test that changes the
+settings empties the memo.
 
 - ``{% per_language %}…{% endper_language %}``: its body drawn once per language. It is drawn
   with an empty context, so a variable put inside by mistake shows as nothing at once instead

@@ -35,7 +35,7 @@ def test_it_takes_levels_for_bots_and_plays_the_hard_one(monkeypatch):
     from games.engines import get_engine
 
     hard = get_engine("colt").bots["search"]
-    # A tiny budget: this checks the wiring, the strength figures are in the README.
+    # A tiny budget: this checks the wiring, the strength figures are in docs/performance.md.
     monkeypatch.setattr(hard, "budget", replace(hard.budget, playouts=6))
     summary = run_simulate(
         "--game", "colt", "--games", "2", "--players", "2", "--bots", "hard,medium",

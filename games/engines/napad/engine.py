@@ -556,8 +556,8 @@ class NapadEngine(Engine):
 
     def board_view(self, state: State, seat: int | None) -> dict[str, Any]:
         # Without the out-of-game cards' faces and the components: every page, move answer
-        # and push drew the board from a view that built them (40–60 µs a late board, and
-        # two hundred lists for the garbage collector) for no one to read.
+        # and push drew the board from a view that built them (and some two hundred lists
+        # for the garbage collector) for no one to read.
         return views.view(self, state, seat, for_board=True)
 
     def is_over(self, state: State) -> bool:

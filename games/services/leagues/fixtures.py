@@ -220,7 +220,8 @@ def tables_assign(
 
     Several seeded random groupings, each improved by swaps; the most even one wins. Many
     groupings are often equally even now but not equally easy to balance next round, so a
-    tie is settled by looking one round ahead (it halves the worst spreads we measured).
+    tie is settled by looking one round ahead (it narrows the worst spreads: see
+    tests/leagues/test_fixtures_scheduler.py).
     Each table's members come back sorted (seat order is chosen afterwards).
     """
     if sum(sizes) != len(players):
