@@ -10,7 +10,12 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401  (connects the receivers)
+        # Registers the Celery tasks in every process: the services send them by name, and a
+        # registered task sent by name runs in place under an eager configuration.
+        from . import (
+            signals,  # noqa: F401  (connects the receivers)
+            tasks,  # noqa: F401
+        )
 
         # Installs the after-move pipeline in the move core (games/services/moves.py) before
         # any process — web, worker, command — makes a move.

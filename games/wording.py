@@ -222,3 +222,12 @@ def time_left_words(seconds: float) -> str:
     if not rest:
         return days
     return f"{days} {ngettext('%(n)s hour', '%(n)s hours', rest) % {'n': rest}}"
+
+
+def text_render(text: str, args: dict[str, Any] | None = None, *, plural: str | None = None) -> str:
+    """A marked English text in the active language, filled with its arguments (which may
+    be phrases, game terms or durations: :func:`say`)."""
+    message: dict[str, Any] = {"text": text, "args": args or {}}
+    if plural:
+        message["plural"] = plural
+    return say(message)

@@ -34,7 +34,7 @@ from django.utils import timezone
 
 from games.models import Game, Seat
 
-from .queueing import bot_move_queue_on_commit
+from .queueing import bot_move_queue_on_commit, task_send
 
 logger = logging.getLogger(__name__)
 
@@ -93,14 +93,9 @@ def auto_move_settled(game_id: int, version: int) -> None:
     )
 
 
-def _queue(task_name: str, args: tuple) -> None:
-    # Imported here: the task module imports the services.
-    from games import tasks
-
-    getattr(tasks, task_name).apply_async(args)
-
-
-def followups_sweep(*, now: datetime | None = None, batch: int | None = None, queue=_queue) -> dict:
+def followups_sweep(
+    *, now: datetime | None = None, batch: int | None = None, queue=task_send
+) -> dict:
     """Queue every owed move and every owed result whose fast path had its chance."""
     now = now or timezone.now()
     batch = batch or getattr(settings, "NAPAD_SWEEP_BATCH", DEFAULT_BATCH)
@@ -123,7 +118,7 @@ def followups_sweep(*, now: datetime | None = None, batch: int | None = None, qu
         claimed = Game.objects.filter(pk=game_id, version=version, auto_move_due_at=due_at).update(
             auto_move_due_at=lease_end
         )
-        if claimed and _queued(queue, "auto_move_play_task", (game_id, version)):
+        if claimed and _queued(queue, "games.auto_move_play", (game_id, version)):
             counts["moves_queued"] += 1
 
     due_results = (
@@ -135,7 +130,7 @@ def followups_sweep(*, now: datetime | None = None, batch: int | None = None, qu
         claimed = Game.objects.filter(pk=game_id, results_due_at=due_at).update(
             results_due_at=lease_end
         )
-        if claimed and _queued(queue, "game_results_record_task", (game_id,)):
+        if claimed and _queued(queue, "games.game_results_record", (game_id,)):
             counts["results_queued"] += 1
     return counts
 

@@ -19,7 +19,7 @@ from games.broadcast import game_updated_on_commit, user_notified_on_commit
 from games.models import Game, Notification, Player, TableNotice
 from games.selectors import clock_known_empty, read_once
 from games.services.push.outbox import notification_push_owe
-from games.wording import say
+from games.wording import say, text_render
 
 
 def game_url(game_id: int) -> str:
@@ -27,15 +27,6 @@ def game_url(game_id: int) -> str:
         return reverse("game_detail", args=[game_id])
     except NoReverseMatch:
         return f"/games/{game_id}/"
-
-
-def text_render(text: str, args: dict[str, Any] | None = None, *, plural: str | None = None) -> str:
-    """A marked English text in the active language, filled with its arguments (which may
-    be phrases, game terms or durations: ``games.wording.say``)."""
-    message: dict[str, Any] = {"text": text, "args": args or {}}
-    if plural:
-        message["plural"] = plural
-    return say(message)
 
 
 def notification_message(

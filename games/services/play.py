@@ -334,7 +334,7 @@ after_move_install(after_move)
 
 
 def _game_results_record_on_commit(game_id: int) -> None:
-    task_queue_on_commit("game_results_record_task", (game_id,))
+    task_queue_on_commit("games.game_results_record", (game_id,))
 
 
 def _seats_score(result: dict[str, Any], seats: list[Seat]) -> None:

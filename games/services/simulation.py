@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 from games.engines import get_engine
 from games.engines.simulator import simulate
 from games.models import Ruleset, SimulationRun
-from games.services.queueing import task_queue_on_commit
+from games.services.queueing import task_queue_on_commit, task_send
 
 logger = logging.getLogger(__name__)
 
@@ -165,7 +165,7 @@ def _validate_request(ruleset: Ruleset, games: int, players: int, bots: list[str
 
 
 def _queue_on_commit(run_id: int) -> None:
-    task_queue_on_commit("simulation_run_task", (run_id, 0))
+    task_queue_on_commit("games.simulation_run", (run_id, 0))
 
 
 def simulation_start(
@@ -328,14 +328,7 @@ def simulation_run_execute(
     return run
 
 
-def _queue(task_name: str, args: tuple) -> None:
-    # Imported here: the task module imports the services.
-    from games import tasks
-
-    getattr(tasks, task_name).apply_async(args)
-
-
-def simulation_runs_sweep(*, now: datetime | None = None, queue=_queue) -> int:
+def simulation_runs_sweep(*, now: datetime | None = None, queue=task_send) -> int:
     """Queue again every unfinished run whose lease ran out, under its next attempt; returns
     how many. Reads only those rows (the ``simulation_owed_idx`` index)."""
     now = now or timezone.now()
@@ -352,7 +345,7 @@ def simulation_runs_sweep(*, now: datetime | None = None, queue=_queue) -> int:
         if not claimed:
             continue
         try:
-            queue("simulation_run_task", (run_id, attempt + 1))
+            queue("games.simulation_run", (run_id, attempt + 1))
         except Exception:
             # The broker is away: the new lease runs out and a later sweep tries again.
             logger.exception("could not queue simulation run %s; a later sweep tries again", run_id)

@@ -12,12 +12,8 @@ from django.test import Client
 from games.models import DeadlineExtension, GameEvent, Leave, ReminderSent, TableNotice
 from games.selectors import game_locked_for_move
 from games.services.clocks import ClockError, deadline_extend, leave_days_used, players_on_leave
-from games.services.clocks.leave import (
-    LeaveError,
-    leave_cancel,
-    leave_declare,
-    seat_leave_intervals,
-)
+from games.services.clocks.leave import LeaveError, leave_cancel, leave_declare
+from games.services.clocks.leave_time import seat_leave_intervals
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # a Tuesday, noon UTC
 LIMIT = timedelta(hours=48)

@@ -10,7 +10,7 @@ import time_machine
 from clockkit import play_first_legal, started_game, sweep, user_to_move
 
 from games.models import Notification, ReminderSent, TurnClock
-from games.services.clocks.policy import clock_policy_set
+from games.services.clocks.deadlines import clock_policy_set
 from games.services.presence import presence_touch
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

@@ -318,7 +318,7 @@ def test_an_order_whose_after_commit_hook_was_lost_is_carried_out_by_the_followu
         now=timezone.now() + SWEEP_GRACE + timedelta(seconds=1),
         queue=lambda name, args: queued.append((name, args)),
     )
-    assert queued == [("auto_move_play_task", (game.pk, game.version))]
+    assert queued == [("games.auto_move_play", (game.pk, game.version))]
     with django_capture_on_commit_callbacks(execute=True):
         tasks.auto_move_play_task(*queued[0][1])
     _assert_her_order_moved_her_toward_the_caboose(game, me)

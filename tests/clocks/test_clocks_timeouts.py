@@ -19,7 +19,7 @@ from clockkit import (
 
 from games.engines import get_engine
 from games.models import Game, GameEvent, Notification, Seat, TableNotice
-from games.services.clocks.policy import clock_policy_set
+from games.services.clocks.deadlines import clock_policy_set
 from games.services.clocks.timeouts import timeouts_expired_apply, turn_timeout_apply
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

@@ -286,7 +286,7 @@ def test_a_finished_game_whose_results_message_was_lost_is_counted_by_the_follow
     queued = []
     sweep_at = game.finished_at + SWEEP_GRACE + timedelta(seconds=1)
     followups_sweep(now=sweep_at, queue=lambda name, args: queued.append((name, args)))
-    assert queued == [("game_results_record_task", (game.pk,))]
+    assert queued == [("games.game_results_record", (game.pk,))]
     game_results_record_task(game.pk)
     game_results_record_task(game.pk)  # delivered twice: counted once
     assert ResultRecord.objects.filter(game=game).count() == 1

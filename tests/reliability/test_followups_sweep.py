@@ -13,10 +13,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import tasks
 from games.models import Game, GameEvent, Ruleset, Seat
 from games.services import followups, moderation, play
 from games.services.rulesets import rulesets_install_defaults
+from napad_site.celery import app
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ class Queue:
     def run(self, times: int = 1) -> None:
         for name, args in list(self.sent):
             for _ in range(times):
-                getattr(tasks, name)(*args)
+                app.tasks[name](*args)  # the task registered under the name sent
 
 
 def _events(game: Game) -> list[tuple[int, int]]:
@@ -73,7 +73,7 @@ def test_a_bot_whose_message_was_lost_moves_once_when_the_sweep_comes(alice):
     queue = Queue()
     counts = followups.followups_sweep(now=timezone.now() + AFTER_GRACE, queue=queue)
     assert counts["moves_queued"] == 1
-    assert queue.sent == [("auto_move_play_task", (game.pk, 0))]
+    assert queue.sent == [("games.auto_move_play", (game.pk, 0))]
     # Delivered twice (a redelivery, or the hint arriving late): one move.
     queue.run(times=2)
     game.refresh_from_db()
@@ -105,7 +105,7 @@ def test_a_claim_whose_worker_died_is_queued_again_after_its_lease(alice):
     assert within.sent == []
     later = Queue()
     followups.followups_sweep(now=now + followups.CLAIM_LEASE + AFTER_GRACE, queue=later)
-    assert later.sent == [("auto_move_play_task", (game.pk, 0))]
+    assert later.sent == [("games.auto_move_play", (game.pk, 0))]
     later.run()
     lost.run()  # the first message redelivered after all: the game moved on
     assert _events(game) == [(1, 1)]

@@ -13,7 +13,7 @@ from playkit import napad_game, napad_ruleset
 
 from games.models import Game, Seat
 from games.services import play
-from games.services.clocks.policy import clock_policy_set
+from games.services.clocks.deadlines import clock_policy_set
 
 pytestmark = pytest.mark.django_db
 

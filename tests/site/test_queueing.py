@@ -39,4 +39,4 @@ def test_a_move_answers_even_when_the_broker_is_away(
         )
     assert response.status_code == 200
     assert Game.objects.get(pk=game.pk).version == game.version + 1
-    assert "could not queue bot_move_play_task" in caplog.text
+    assert "could not queue games.bot_move_play" in caplog.text

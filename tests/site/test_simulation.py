@@ -346,7 +346,7 @@ def test_a_run_whose_worker_died_resumes_after_its_last_chunk_and_counts_each_ga
     later = run.lease_until + timedelta(seconds=1)
     assert simulation_runs_sweep(now=later, queue=queue) == 1
     assert simulation_runs_sweep(now=later, queue=queue) == 0
-    assert queued == [("simulation_run_task", (run.pk, 1))]
+    assert queued == [("games.simulation_run", (run.pk, 1))]
     run.refresh_from_db()
     assert run.status == SimulationRun.Status.QUEUED and run.attempt == 1
 

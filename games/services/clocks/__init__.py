@@ -14,7 +14,7 @@ from .deadlines import (
     turn_clock_start,
 )
 from .digest import digests_send
-from .leave import leave_days_used, players_on_leave
+from .leave_time import leave_days_used, players_on_leave
 from .reminders import turn_reminder_due_send
 from .sweep import turns_sweep, turns_sweep_fan_out
 from .timeouts import turn_timeout_due_apply

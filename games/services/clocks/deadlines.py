@@ -17,13 +17,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games.bots import LEVEL_LABELS
 from games.broadcast import game_updated_on_commit
 from games.guarded_save import update_rows
 from games.models import DeadlineExtension, Game, Player, Seat, TurnClock
 from games.selectors import clock_known_empty, read_once
 
-from .leave import clock_instant, leave_intervals, seat_leave_intervals
-from .policy import clock_policy
+from .leave_time import clock_instant, leave_intervals, seat_leave_intervals
+from .policy import clock_policy, reminder_points_clean
 
 
 class ClockError(Exception):
@@ -246,3 +247,27 @@ def extension_available(
     if slow is None or slow.is_bot or slow.player_id in (None, viewer.pk):
         return None
     return None if slow.position in given else slow
+
+
+def clock_policy_set(
+    *,
+    game: Game,
+    reminder_points: list[int] | None = None,
+    timeouts_to_bot: int | None = None,
+    stand_in_level: str | None = None,
+) -> None:
+    """Give one game its own clock policy (a league's settings for its fixtures)."""
+    clock = dict((game.options or {}).get("clock") or {})
+    if reminder_points is not None:
+        clock["reminder_points"] = list(reminder_points_clean(reminder_points))
+    if timeouts_to_bot is not None:
+        clock["timeouts_to_bot"] = max(0, int(timeouts_to_bot))
+    if stand_in_level is not None:
+        if stand_in_level not in LEVEL_LABELS:
+            raise ValueError(f"unknown bot level {stand_in_level!r}")
+        clock["stand_in_level"] = stand_in_level
+    game.options = {**(game.options or {}), "clock": clock}
+    Game.objects.filter(pk=game.pk).update(options=game.options)
+    # A running decision follows the new policy at once.
+    game.refresh_from_db()
+    turn_clock_refresh(game)

@@ -24,7 +24,7 @@ from games.models import DigestSent, Game, GameEvent, Player, Seat
 from games.naming import seat_names
 
 from ..notifications import game_url
-from .leave import player_on_leave
+from .leave_time import player_on_leave
 from .reminders import club_email_send, site_url, stable_message_id, time_left_text
 
 logger = logging.getLogger(__name__)

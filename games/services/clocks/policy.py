@@ -3,7 +3,8 @@
 Club-wide defaults come from settings (``NAPAD_REMINDER_POINTS``, ``NAPAD_TIMEOUTS_TO_BOT``,
 ``NAPAD_EXTENSION_HOURS``); a game (e.g. one created for a league fixture) may override them in
 ``Game.options["clock"]`` — ``{"reminder_points": [50, 80, 95], "timeouts_to_bot": 3,
-"stand_in_level": "hard"}`` — set with :func:`clock_policy_set` after ``game_create`` (the
+"stand_in_level": "hard"}`` — set with ``clock_policy_set``
+(games/services/clocks/deadlines.py) after ``game_create`` (the
 engine never sees that key). ``stand_in_level`` is the level (``games.bots``) of the bot that
 takes a seat after repeated timeouts and the one a moderator is offered first.
 """
@@ -33,7 +34,7 @@ class ClockPolicy:
     stand_in_level: str = DEFAULT_STAND_IN_LEVEL
 
 
-def _points(value) -> tuple[int, ...]:
+def reminder_points_clean(value) -> tuple[int, ...]:
     points = sorted({int(point) for point in value if 0 < int(point) < 100})
     return tuple(points)
 
@@ -49,34 +50,8 @@ def clock_policy(game: Game) -> ClockPolicy:
     hours = getattr(settings, "NAPAD_EXTENSION_HOURS", DEFAULT_EXTENSION_HOURS)
     level = override.get("stand_in_level")
     return ClockPolicy(
-        reminder_points=_points(points),
+        reminder_points=reminder_points_clean(points),
         timeouts_to_bot=max(0, int(timeouts)),
         extension_hours=hours,
         stand_in_level=level if level in LEVEL_LABELS else DEFAULT_STAND_IN_LEVEL,
     )
-
-
-def clock_policy_set(
-    *,
-    game: Game,
-    reminder_points: list[int] | None = None,
-    timeouts_to_bot: int | None = None,
-    stand_in_level: str | None = None,
-) -> None:
-    """Give one game its own clock policy (a league's settings for its fixtures)."""
-    clock = dict((game.options or {}).get("clock") or {})
-    if reminder_points is not None:
-        clock["reminder_points"] = list(_points(reminder_points))
-    if timeouts_to_bot is not None:
-        clock["timeouts_to_bot"] = max(0, int(timeouts_to_bot))
-    if stand_in_level is not None:
-        if stand_in_level not in LEVEL_LABELS:
-            raise ValueError(f"unknown bot level {stand_in_level!r}")
-        clock["stand_in_level"] = stand_in_level
-    game.options = {**(game.options or {}), "clock": clock}
-    Game.objects.filter(pk=game.pk).update(options=game.options)
-    # A running decision follows the new policy at once.
-    from .deadlines import turn_clock_refresh
-
-    game.refresh_from_db()
-    turn_clock_refresh(game)

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from ..push.sending import pushes_due_ids, pushes_due_send
+from ..queueing import task_send
 from .reminders import reminder_emails_retry, reminders_due_ids, reminders_due_send
 from .timeouts import timeouts_expired, timeouts_expired_apply
 
@@ -47,21 +48,8 @@ def turns_sweep(*, now: datetime | None = None, batch: int | None = None) -> dic
     }
 
 
-def _queue(task_name: str, args: tuple) -> None:
-    # Imported here: the task module imports the services. apply_async (not send_task) so an
-    # eager configuration runs the task in place.
-    from games import tasks
-
-    task = {
-        "games.turn_timeout_apply": tasks.turn_timeout_apply_task,
-        "games.turn_reminder_send": tasks.turn_reminder_send_task,
-        "games.push_send": tasks.push_send_task,
-    }[task_name]
-    task.apply_async(args)
-
-
 def turns_sweep_fan_out(
-    *, now: datetime | None = None, batch: int | None = None, queue=_queue
+    *, now: datetime | None = None, batch: int | None = None, queue=task_send
 ) -> dict:
     """Find what is due and queue one task per item for the workers to share."""
     started = time.perf_counter()

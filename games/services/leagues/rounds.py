@@ -31,7 +31,7 @@ from games.models import (
     Season,
 )
 from games.services import play
-from games.services.clocks.policy import clock_policy_set
+from games.services.clocks.deadlines import clock_policy_set
 from games.services.notifications import notification_send
 
 from .fixtures import PlannedTable, SeasonHistory, rng_for_round, round_plan

@@ -77,7 +77,7 @@ def push_owe(
             )
     except IntegrityError:
         return None
-    task_queue_on_commit("push_send_task", (message.pk,))
+    task_queue_on_commit("games.push_send", (message.pk,))
     return message
 
 

@@ -38,8 +38,8 @@ from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
 from games.models import Game, PushDelivery, PushMessage, PushSubscription
+from games.wording import text_render
 
-from ..notifications import text_render
 from ..presence import is_present
 from ..quiet_hours import quiet_hours_end
 from .devices import endpoint_allowed
