@@ -68,7 +68,7 @@ def env_url(name: str, schemes: tuple[str, ...]) -> str:
 
 # A DNS name: letters, digits and hyphens in dot-separated labels, the last one not a number
 # (so no IP address in any of its spellings can pass for one).
-_HOST_NAME = re.compile(
+HOST_NAME = re.compile(
     r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?\Z"
 )
 
@@ -77,7 +77,7 @@ def env_host_names(name: str, default: list[str]) -> list[str]:
     """Host names (``fcm.googleapis.com``), lower case; no scheme, port, pattern or address."""
     hosts = [host.lower() for host in env_list(name, default)]
     for host in hosts:
-        if not _HOST_NAME.match(host):
+        if not HOST_NAME.match(host):
             raise ImproperlyConfigured(
                 f"{name}: {host!r} is not a host name (write push.example.com: no scheme, "
                 "no port, no '*'; subdomains of a name are included)"

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from urllib3.util import parse_url
 
 from games.models import Player, PushSubscription
+from napad_site.env import HOST_NAME
 from napad_site.vapid import b64url_decode
 
 MAX_ENDPOINT = 1000
@@ -37,11 +38,6 @@ DEFAULT_PORTS = {"https": 443, "http": 80}
 # RFC 3986's characters, without "#" (a push endpoint has no fragment): no space, no
 # backslash, no control character, nothing outside ASCII.
 _URL_CHARACTERS = re.compile(r"[A-Za-z0-9\-._~:/?\[\]@!$&'()*+,;=%]+\Z")
-# A DNS name whose last label is not a number: no IPv4 address in any spelling (dotted,
-# decimal, hex, octal), no IPv6 literal, no percent-encoding.
-_HOST_NAME = re.compile(
-    r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?\Z"
-)
 _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
 Origin = tuple[str, str, int]
@@ -83,7 +79,9 @@ def _service_allowed(origin: Origin) -> bool:
     if origin in {_origin(extra) for extra in settings.NAPAD_PUSH_EXTRA_ORIGINS}:
         return True
     scheme, host, port = origin
-    if scheme != "https" or port != 443 or not _HOST_NAME.match(host):
+    # A DNS name whose last label is not a number: no IPv4 address in any spelling (dotted,
+    # decimal, hex, octal), no IPv6 literal, no percent-encoding.
+    if scheme != "https" or port != 443 or not HOST_NAME.match(host):
         return False
     try:
         ipaddress.ip_address(host)
@@ -138,11 +136,6 @@ def endpoint_normalise(endpoint: Any) -> str | None:
     if normalised is None or _normalise_once(normalised) != normalised:
         return None
     return normalised
-
-
-def endpoint_allowed(endpoint: Any) -> bool:
-    """Whether ``endpoint`` is an address of one of the push services the site posts to."""
-    return endpoint_normalise(endpoint) is not None
 
 
 def _key(value: Any, length: int, *, first: int | None = None) -> str:
