@@ -50,7 +50,7 @@ def turn_reminder_send_task(game_id: int) -> None:
 
 @shared_task(name="games.push_send")
 def push_send_task(message_id: int) -> None:
-    push_sending.push_message_send(message_id)
+    push_sending.push_message_send_logged(message_id)
 
 
 @shared_task(name="games.digests_send")

@@ -7,6 +7,7 @@ confusing error later (the habit healthchecks' settings follow).
 from __future__ import annotations
 
 import os
+import re
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -63,3 +64,33 @@ def env_url(name: str, schemes: tuple[str, ...]) -> str:
         allowed = ", ".join(f"{s}://" for s in schemes)
         raise ImproperlyConfigured(f"{name}: expected a URL starting with {allowed}")
     return raw
+
+
+# A DNS name: letters, digits and hyphens in dot-separated labels, the last one not a number
+# (so no IP address in any of its spellings can pass for one).
+HOST_NAME = re.compile(
+    r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?\Z"
+)
+
+
+def env_host_names(name: str, default: list[str]) -> list[str]:
+    """Host names (``fcm.googleapis.com``), lower case; no scheme, port, pattern or address."""
+    hosts = [host.lower() for host in env_list(name, default)]
+    for host in hosts:
+        if not HOST_NAME.match(host):
+            raise ImproperlyConfigured(
+                f"{name}: {host!r} is not a host name (write push.example.com: no scheme, "
+                "no port, no '*'; subdomains of a name are included)"
+            )
+    return hosts
+
+
+def env_origins(name: str) -> list[str]:
+    """Exact origins (``http://127.0.0.1:8081``): a scheme, a host and an optional port."""
+    origins = env_list(name, [])
+    for origin in origins:
+        if not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+", origin):
+            raise ImproperlyConfigured(
+                f"{name}: {origin!r} is not an origin (scheme://host or scheme://host:port)"
+            )
+    return origins

@@ -24,7 +24,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from .database import database_from_url
-from .env import env_bool, env_int, env_list, env_str, env_url
+from .env import env_bool, env_host_names, env_int, env_list, env_origins, env_str, env_url
 from .vapid import vapid_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -349,16 +349,21 @@ NAPAD_VAPID_SUBJECT = env_str("NAPAD_VAPID_SUBJECT") or (
 )
 if not NAPAD_VAPID_SUBJECT.startswith(("mailto:", "https://")):
     raise ImproperlyConfigured("NAPAD_VAPID_SUBJECT: expected a mailto: or https:// address")
-# Where a subscription may point (scheme://host patterns): the browsers' push services, so a
-# forged subscription cannot make the site post to an address of the operator's network.
-NAPAD_PUSH_SERVICES = env_list(
+# Where a subscription may point: the browsers' push services, as host names — an endpoint's
+# host must be one of them or a subdomain of one, over https on port 443
+# (games/services/push/devices.py), so a forged subscription cannot make the site post to an
+# address of the operator's network. FCM: Chrome, Edge on Android, Opera, Samsung Internet;
+# Mozilla's autopush: Firefox; WNS: Edge on Windows; Apple: Safari on macOS and iOS.
+NAPAD_PUSH_SERVICES = env_host_names(
     "NAPAD_PUSH_SERVICES",
     [
-        "https://fcm.googleapis.com",
-        "https://android.googleapis.com",
-        "https://updates.push.services.mozilla.com",
-        "https://*.notify.windows.com",
-        "https://web.push.apple.com",
-        "https://*.push.apple.com",
+        "fcm.googleapis.com",
+        "android.googleapis.com",
+        "updates.push.services.mozilla.com",
+        "notify.windows.com",
+        "push.apple.com",
     ],
 )
+# Exact origins (scheme://host:port) of push services the operator runs itself (a self-hosted
+# autopush, or a test's loopback service): trusted as they are, so empty unless set.
+NAPAD_PUSH_EXTRA_ORIGINS = env_origins("NAPAD_PUSH_EXTRA_ORIGINS")

@@ -94,12 +94,22 @@ class PushMessage(models.Model):
 class PushDelivery(models.Model):
     """One message handed to one device's push service (at most once)."""
 
+    class Failure(models.TextChoices):
+        ENDPOINT = "endpoint", _("not sent: the endpoint is not a known push service's")
+        UNREACHABLE = "unreachable", _("the push service could not be reached")
+        REFUSED = "refused", _("the push service refused the push")
+        SIGNING = "signing", _("the push could not be signed (VAPID)")
+        KEYS = "keys", _("the push could not be encrypted for the device's keys")
+        ERROR = "error", _("an unexpected error")
+
     message = models.ForeignKey(PushMessage, on_delete=models.CASCADE, related_name="deliveries")
     subscription = models.ForeignKey(
         PushSubscription, on_delete=models.CASCADE, related_name="deliveries"
     )
-    # The push service's HTTP answer (None while the request is under way).
+    # The push service's HTTP answer (None while the request is under way, or if none came).
     status = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Why it did not reach the device (blank while under way and once delivered).
+    failure = models.CharField(max_length=12, choices=Failure.choices, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

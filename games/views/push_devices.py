@@ -43,7 +43,8 @@ def push_device_subscribe_view(request: HttpRequest) -> JsonResponse:
             user_agent=request.headers.get("User-Agent", ""),
         )
     except PushDeviceError as error:
-        return JsonResponse({"error": error.message}, status=400)
+        # 409: the endpoint is another member's (nothing changed); 400: unusable.
+        return JsonResponse({"error": error.message}, status=error.status)
     messages.success(
         request, _("Push notifications are on for %(device)s.") % {"device": device.device}
     )

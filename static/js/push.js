@@ -50,9 +50,12 @@
     return mine.length === theirs.length && mine.every(function (b, i) { return b === theirs[i]; });
   }
 
+  // The site stores an endpoint as its sender requests it, with %-escapes in upper case
+  // (Windows' push service writes them in lower case): the same form is hashed here.
   function fingerprint(endpoint) {
+    var stored = endpoint.replace(/%[0-9a-f]{2}/gi, function (e) { return e.toUpperCase(); });
     return window.crypto.subtle
-      .digest("SHA-256", new TextEncoder().encode(endpoint))
+      .digest("SHA-256", new TextEncoder().encode(stored))
       .then(function (digest) {
         return Array.from(new Uint8Array(digest))
           .map(function (b) { return b.toString(16).padStart(2, "0"); })

@@ -28,9 +28,6 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-# What the tests' settings add to NAPAD_PUSH_SERVICES so the site may post to loopback.
-LOOPBACK_PATTERN = "http://127.0.0.1:*"
-
 
 def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()

@@ -52,12 +52,28 @@ def test_the_same_browser_subscribing_again_is_one_device(alice, alice_client, p
     assert PushSubscription.objects.count() == 1
 
 
-def test_a_browser_shared_by_two_members_pushes_to_whoever_turned_it_on_last(
-    alice_client, bob, bob_client, push_service
+def test_a_browser_shared_by_two_members_stays_with_the_first_until_they_turn_it_off(
+    alice, alice_client, bob, bob_client, push_service
 ):
     subscription = BrowserKeys().subscription(push_service.endpoint("family-tablet"))
-    _subscribe(alice_client, subscription)
-    _subscribe(bob_client, subscription)
+    assert _subscribe(alice_client, subscription).status_code == 201
+    # bob, on the same tablet, with keys of his own: refused, and alice's device is untouched.
+    taken = BrowserKeys().subscription(push_service.endpoint("family-tablet"))
+    response = _subscribe(bob_client, taken)
+    assert response.status_code == 409
+    assert response.json()["error"] == (
+        "Push notifications in this browser are on for another member. They must turn them "
+        "off here (or remove this device in their profile) before you turn them on."
+    )
+    device = PushSubscription.objects.get()
+    assert (device.player, device.p256dh) == (alice.player, subscription["keys"]["p256dh"])
+    # alice turns push off on the tablet: now it is bob's to turn on.
+    alice_client.post(
+        "/accounts/push/devices/forget",
+        json.dumps({"endpoint": subscription["endpoint"]}),
+        content_type="application/json",
+    )
+    assert _subscribe(bob_client, taken).status_code == 201
     assert PushSubscription.objects.get().player == bob.player
 
 

@@ -30,7 +30,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.test import Client
 from django.utils import timezone
-from push.pushkit import LOOPBACK_PATTERN, BrowserKeys, LoopbackPushService
+from push.pushkit import BrowserKeys, LoopbackPushService
 from seckit import scan, secrets_for
 
 from games.broadcast import game_group
@@ -61,9 +61,9 @@ _WATCH_STEP = re.compile(r'<template data-watch-step data-seq="(\d+)"(.*?)</temp
 def push_service(settings, monkeypatch):
     """A push service on loopback; pushes are sent by the sweep the test runs (not by the
     Celery hint), so each is scanned as soon as it is sent."""
-    settings.NAPAD_PUSH_SERVICES = [*settings.NAPAD_PUSH_SERVICES, LOOPBACK_PATTERN]
     monkeypatch.setattr(push_outbox, "task_queue_on_commit", lambda name, args: None)
     with LoopbackPushService() as service:
+        settings.NAPAD_PUSH_EXTRA_ORIGINS = [service.origin]
         yield service
 
 

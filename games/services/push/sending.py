@@ -18,7 +18,11 @@ and the game's URL, nothing secret — encrypted for each device (RFC 8291, aes1
 signed with the site's VAPID key (RFC 8292) by ``pywebpush``. A ``PushDelivery`` row is
 written before each device is contacted, so a retry never reaches a device twice. The push
 service's 404/410 says the subscription is gone: it is deleted. A service that cannot be
-reached (or answers 429/5xx) is retried by a later sweep, up to ``MAX_ATTEMPTS`` times.
+reached (or answers 429/5xx) is retried by a later sweep, up to ``MAX_ATTEMPTS`` times. Every
+other way a delivery goes wrong — the service refusing it, the VAPID signature, keys the
+payload cannot be encrypted for, any error of the library, an endpoint stored before today's
+check that fails it (never requested) — is a failed ``PushDelivery`` with its reason, never an
+exception out of the task: the member's other devices and the other pushes go on.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from py_vapid import Vapid
+from py_vapid import Vapid, VapidException
 from pywebpush import WebPushException, webpush
 
 from games.models import Game, PushDelivery, PushMessage, PushSubscription
@@ -42,7 +46,7 @@ from games.wording import text_render
 
 from ..presence import is_present
 from ..quiet_hours import quiet_hours_end
-from .devices import endpoint_allowed
+from .devices import endpoint_normalise
 from .outbox import TURN_KIND
 
 logger = logging.getLogger(__name__)
@@ -55,6 +59,7 @@ PUSH_TIMEOUT = 10
 MAX_TTL = 24 * 3600
 GONE = (404, 410)
 Outcome = PushMessage.Outcome
+Failure = PushDelivery.Failure
 # Kinds whose title is "Your turn"; the others are the club's notices.
 TURN_TITLED = frozenset({TURN_KIND, "turn_reminder", "stealin_choice"})
 
@@ -80,16 +85,19 @@ def _session() -> requests.Session:
     return session
 
 
-def push_deliver(device: PushSubscription, payload: str, *, ttl: int, topic: str) -> int | None:
-    """Hand one encrypted payload to one device's push service: its HTTP status, or ``None``
-    if it could not be reached."""
-    if not endpoint_allowed(device.endpoint):
-        logger.warning("push device %s: endpoint no longer allowed", device.pk)
-        return 410
+def push_deliver(device: PushSubscription, payload: str, *, ttl: int, topic: str) -> int | Failure:
+    """Hand one encrypted payload to one device's push service: its HTTP status, or why it
+    did not get there. Never raises: whatever goes wrong is one failed delivery, not a failed
+    task (and the other devices still get theirs)."""
+    endpoint = endpoint_normalise(device.endpoint)
+    if endpoint is None:
+        # Stored before the check it fails was made: never requested.
+        logger.warning("push device %s: endpoint not allowed, not sent", device.pk)
+        return Failure.ENDPOINT
     try:
         response = webpush(
             subscription_info={
-                "endpoint": device.endpoint,
+                "endpoint": endpoint,
                 "keys": {"p256dh": device.p256dh, "auth": device.auth},
             },
             data=payload,
@@ -106,14 +114,22 @@ def push_deliver(device: PushSubscription, payload: str, *, ttl: int, topic: str
         if error.response is not None:
             return error.response.status_code
         logger.warning("push device %s: %s", device.pk, error)
-        return None
+        return Failure.ERROR
+    except VapidException as error:
+        logger.warning("push device %s: VAPID signing failed (%s)", device.pk, error)
+        return Failure.SIGNING
     except requests.RequestException as error:
-        logger.warning("push device %s: push service unreachable (%s)", device.pk, error)
-        return None
-    except (ValueError, TypeError):
-        # Keys the payload cannot be encrypted for: this device can never be reached.
-        logger.warning("push device %s: unusable subscription keys", device.pk)
-        return 410
+        logger.warning(
+            "push device %s: push service unreachable (%s)", device.pk, type(error).__name__
+        )
+        return Failure.UNREACHABLE
+    except (ValueError, TypeError) as error:
+        # Keys the payload cannot be encrypted for.
+        logger.warning("push device %s: unusable keys (%s)", device.pk, type(error).__name__)
+        return Failure.KEYS
+    except Exception:
+        logger.exception("push device %s: the push failed", device.pk)
+        return Failure.ERROR
     return response.status_code
 
 
@@ -190,21 +206,29 @@ def push_message_send(message_id: int, now: datetime | None = None) -> str:
                 delivery = PushDelivery.objects.create(message=message, subscription=device)
         except IntegrityError:
             continue  # an earlier attempt reached this device
-        status = push_deliver(device, payload, ttl=ttl, topic=topic[:32])
-        if status is None or status == 429 or status >= 500:
-            # Not delivered: this device is tried again with the next attempt.
-            delivery.delete()
-            retry += 1
-        elif status in GONE:
+        result = push_deliver(device, payload, ttl=ttl, topic=topic[:32])
+        status = result if isinstance(result, int) else None
+        failure = "" if status is not None else Failure(result)
+        if status in GONE:
             gone.append(device.pk)
-        else:
+            continue
+        if failure == Failure.UNREACHABLE or status == 429 or (status or 0) >= 500:
+            retry += 1
+            if message.attempts < MAX_ATTEMPTS:
+                # Not delivered: this device is tried again with the next attempt.
+                delivery.delete()
+                continue
+            failure = Failure.UNREACHABLE if status is None else Failure.REFUSED
+        elif status is not None and status < 300:
+            delivered += 1
             PushDelivery.objects.filter(pk=delivery.pk).update(status=status)
-            if status < 300:
-                delivered += 1
-                PushSubscription.objects.filter(pk=device.pk).update(last_pushed_at=now)
-            else:
-                refused += 1
-                logger.warning("push device %s refused push %s: %s", device.pk, message.pk, status)
+            PushSubscription.objects.filter(pk=device.pk).update(last_pushed_at=now)
+            continue
+        else:
+            refused += 1
+            failure = failure or Failure.REFUSED
+        logger.warning("push %s to device %s: %s (%s)", message.pk, device.pk, failure, status)
+        PushDelivery.objects.filter(pk=delivery.pk).update(status=status, failure=failure)
     if gone:
         PushSubscription.objects.filter(pk__in=gone).delete()
     earlier = PushDelivery.objects.filter(message=message, status__lt=300).exists()
@@ -214,6 +238,17 @@ def push_message_send(message_id: int, now: datetime | None = None) -> str:
     if delivered or earlier:
         return _close(message, Outcome.SENT, now)
     return _close(message, Outcome.FAILED if retry or refused else Outcome.NO_DEVICE, now)
+
+
+def push_message_send_logged(message_id: int, now: datetime | None = None) -> str:
+    """``push_message_send`` for a worker: an error it did not expect (a delivery's are
+    recorded on the delivery; this is the database, say) is logged, not raised — the push
+    stays claimed and a sweep takes it up again once the claim's lease runs out."""
+    try:
+        return push_message_send(message_id, now)
+    except Exception:
+        logger.exception("push %s failed", message_id)
+        return "failed"
 
 
 def pushes_due_ids(now: datetime, *, batch: int = 500) -> list[int]:
@@ -230,10 +265,6 @@ def pushes_due_send(now: datetime, *, batch: int = 500) -> dict[str, int]:
     """Send every push that is due (the sweep, in one process)."""
     outcomes: dict[str, int] = {}
     for message_id in pushes_due_ids(now, batch=batch):
-        try:
-            outcome = push_message_send(message_id, now)
-        except Exception:
-            logger.exception("push %s failed", message_id)
-            outcome = "failed"
+        outcome = push_message_send_logged(message_id, now)
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
     return outcomes
