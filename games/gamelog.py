@@ -85,14 +85,6 @@ ICONS = {
 DEFAULT_ICON = "dot"
 
 
-def _kind_of(game_event: GameEvent) -> str | None:
-    """The game's kind when the event's game is already loaded (never a query). A copy kept
-    on the game's row (games/kept_log.py) has no game: its reader passes the kind."""
-    state = getattr(game_event, "_state", None)
-    game = state.fields_cache.get("game") if state is not None else None
-    return getattr(game, "kind", None)
-
-
 def event_text(
     event: dict[str, Any],
     names: Names | None = None,
@@ -208,7 +200,7 @@ def event_lines(
     events and their own private ones (every seat's when ``everything``), in the order the
     engine reported them. ``reading``: ``_reading(names)``, when the caller reads many;
     ``action``: ``_action_key(game_event)``, when the caller has it."""
-    wording = wording_for(kind or _kind_of(game_event))
+    wording = wording_for(kind)
     shown = []
     for index, event in enumerate(game_event.private_events):
         mine = position is not None and position in event.get("private_to", ())
@@ -304,7 +296,6 @@ def log_entries(
     now, to number its rounds (without it they have a phase but no number)."""
     if not events:
         return []
-    kind = kind or _kind_of(events[0])
     wording = wording_for(kind)
     actions = [_action_key(game_event) for game_event in events]
     round_number = 1 if events[0].seq == 1 else None

@@ -61,16 +61,17 @@ class SessionWithCsrf(APIKeyCookie):
 
     param_name = settings.SESSION_COOKIE_NAME
 
-    def _get_key(self, request: HttpRequest) -> str | None:
-        # ninja's cookie auth checks CSRF before knowing whether anyone is logged in, which
-        # turns an anonymous POST into "CSRF failed" instead of "log in": check afterwards.
-        return request.COOKIES.get(self.param_name)
+    def __init__(self) -> None:
+        # ninja's own check (csrf=True) runs before anyone is known to be logged in, which
+        # turns an anonymous POST into "CSRF failed" instead of "log in": it is made below,
+        # once a member is logged in (no operation of the API is CSRF-exempt).
+        super().__init__(csrf=False)
 
     def authenticate(self, request: HttpRequest, key: str | None) -> Any:
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated:
             return None
-        if not getattr(request, "_ninja_csrf_exempt", False) and check_csrf(request):
+        if check_csrf(request):
             raise HttpError(
                 403,
                 _(

@@ -7,15 +7,16 @@ Everything is made through the same services the site uses (``game_create``, ``s
 from __future__ import annotations
 
 import random
+import string
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
-from django.middleware.csrf import _get_new_csrf_string
 from django.test import Client
 from django.utils import timezone
+from django.utils.crypto import get_random_string
 
 from games.engines import get_engine
 from games.models import Game, Player, Ruleset
@@ -54,11 +55,14 @@ def session_cookies(users: list) -> list[str]:
     expires = timezone.now() + timedelta(days=1)
     rows, cookies = [], []
     for user in users:
-        key = store._get_new_session_key()
+        # A session key as Django makes them (lower-case letters and digits); a random 32
+        # characters are unique enough for a throwaway club.
+        key = get_random_string(32, string.ascii_lowercase + string.digits)
         data = {SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: backend}
         data[HASH_SESSION_KEY] = user.get_session_auth_hash()
         rows.append(Session(session_key=key, session_data=store.encode(data), expire_date=expires))
-        csrf = _get_new_csrf_string()
+        # The CSRF cookie's secret: 32 letters and digits, what CsrfViewMiddleware accepts.
+        csrf = get_random_string(32)
         cookies.append(f"{settings.SESSION_COOKIE_NAME}={key}; {settings.CSRF_COOKIE_NAME}={csrf}")
     Session.objects.bulk_create(rows)
     return cookies

@@ -5,9 +5,10 @@ A member's move (games/services/play.py), a bot's (:func:`bot_move_play`), the c
 (games/services/standing_orders.py) all come through :func:`move_play_for_seat`. Inside one
 ``transaction.atomic`` it locks the row (``select_for_update``, PostgreSQL) *and* guards the
 save by the version the move was computed from (``filter(pk=…, version=v).update(…)`` with a
-row count check, because SQLite ignores the lock), writes the event (with the update, one
-statement on PostgreSQL: games/guarded_save.py), and then runs the after-move pipeline in the
-same transaction.
+row count check, because SQLite ignores the lock), saves the event, and then runs the
+after-move pipeline in the same transaction. The two writes are the ORM's own, the same on
+every database: the guarded ``update()`` sends no model signals, the event's ``save()`` sends
+``pre_save``/``post_save``.
 
 The pipeline (clock, standing orders, results, push, broadcast, bots) is the play service's:
 it sits above the clocks and standing orders it calls, so it cannot be imported from here —
@@ -32,7 +33,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines import IllegalAction, get_engine
-from games.guarded_save import update_then_insert
 from games.kept_log import kept_events_after_move
 from games.models import Game, GameEvent
 from games.parsing import strict_int
@@ -212,15 +212,13 @@ def _move_play(
     )
     # The log's last lines ride on the row (games/kept_log.py): pages read them with the game.
     changes["recent_events"] = kept_events_after_move(game_kept_events(game), logged)
-    # The row, guarded by its version, and the event with it: one statement on PostgreSQL.
-    saved = update_then_insert(
-        Game, {"pk": game.pk, "version": game.version}, changes, logged, link="game"
-    )
-    if not saved:
-        # Another writer saved first (possible only where the row lock is not real: SQLite).
+    # Compare-and-set: the row only if it is still at the version this move was computed
+    # from. Another writer can have saved first only where the row lock is not real (SQLite).
+    if not Game.objects.filter(pk=game.pk, version=game.version).update(**changes):
         raise _MoveRefused(
             _("The game moved on since your page was drawn; here is the table as it is now.")
         )
+    logged.save(force_insert=True)
     for name, value in changes.items():
         setattr(game, name, value)
     # The answer to the move is drawn from this game: its state is already parsed.

@@ -3,9 +3,11 @@
 ``{{ moment|when }}`` — near moments as people say them ("in 5 h", "3 h ago", "in 2 days"),
 farther ones as a short date ("Thu 3 Dec, 17:36"); the exact time is always in the ``<time>``
 element's ``datetime`` and ``title``. ``{{ deadline|until_when }}`` — both: "Thu 3 Dec, 17:36 ·
-in 5 h", for deadlines. The formats are translated strings (``pgettext`` "date format"), so each
-language has one style, and the page's JavaScript counts down with the same words
-(``{% relative_words %}``).
+in 5 h", for deadlines. ``{{ moment|on_date }}`` — always the date, for "since …". The date
+formats are translated strings (``pgettext`` "date format", Django's date format letters) given
+to Django's ``date_format``, so each language has one style; the page's JavaScript counts down
+with the same words as :func:`relative` (``{% relative_words %}``). The markup is the
+``games/_dates.html`` template's.
 
 The active time zone is the member's: ``PlayerTimezoneMiddleware`` sets it for pages, and the
 consumer for pushed fragments.
@@ -13,16 +15,13 @@ consumer for pushed fragments.
 
 from __future__ import annotations
 
-import functools
 import json
-from datetime import datetime, tzinfo
+from datetime import datetime
 
 from django import template
+from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.dateformat import format as date_format
-from django.utils.dateformat import re_escaped, re_formatchars
-from django.utils.dates import MONTHS_3, MONTHS_ALT, WEEKDAYS_ABBR
-from django.utils.html import format_html
+from django.utils.formats import date_format
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 register = template.Library()
@@ -33,93 +32,22 @@ NEAR_DAYS = 10
 # de dez"); Django's names are capitalised, as a calendar's headings would be. (Polish leaves
 # the weekday out: after "do" it would need the genitive, which Django's names do not have.)
 LOWER_CASE_DATES = ("pl", "pt")
-
-
-def _formats() -> dict[str, str]:
-    return {
-        # Translators: a date and time, as Django's date filter spells it (php-style letters).
-        "datetime": pgettext("date format", "D j M, H:i"),
-        # Translators: a date and time in another year (Django's date filter letters).
-        "datetime_year": pgettext("date format", "j M Y, H:i"),
-    }
+TEMPLATE = "games/_dates.html"
 
 
 def absolute(moment: datetime) -> str:
     """ "Thu 3 Dec, 17:36" (with the year when it is not this year), in the member's zone."""
-    zone = timezone.get_current_timezone()
-    this_year = timezone.localtime(timezone=zone).year
-    return _absolute(moment, zone, get_language() or "", this_year)
-
-
-# A table's deadline is drawn again for every viewer, page, fragment and push until the next
-# move, and Django's date formatting costs more than the rest of the status bar: the words
-# for one moment, zone, language and year are kept (a few hundred bytes each).
-@functools.lru_cache(maxsize=1024)
-def _absolute(moment: datetime, zone: tzinfo, language: str, this_year: int) -> str:
-    local = timezone.localtime(moment, zone)
-    formats = _formats_said(language)
-    fmt = formats["datetime"] if local.year == this_year else formats["datetime_year"]
-    text = _date_said(local, fmt, language)
-    if language.split("-")[0] in LOWER_CASE_DATES:
+    local = timezone.localtime(moment)
+    if local.year == timezone.localtime().year:
+        # Translators: a date and time, as Django's date filter spells it (php-style letters).
+        fmt = pgettext("date format", "D j M, H:i")
+    else:
+        # Translators: a date and time in another year (Django's date filter letters).
+        fmt = pgettext("date format", "j M Y, H:i")
+    text = date_format(local, fmt)
+    if (get_language() or "").split("-")[0] in LOWER_CASE_DATES:
         text = text.lower()
     return text
-
-
-@functools.lru_cache(maxsize=16)
-def _formats_said(language: str) -> dict[str, str]:
-    # Per language (the caller's active one): two pgettexts a deadline, otherwise.
-    return _formats()
-
-
-# Every move gives its table a new deadline, so each move's answer and pushes format one
-# moment Django's way anew: 25–60 µs, most of the status bar. The letters our formats use
-# (in every catalogue) are said here as Django says them, from names looked up once per
-# language; a format with any other letter goes to Django (tests/site/test_when.py compares
-# the two on every month and weekday in en/pl/pt).
-_LETTERS = frozenset("DjMEHiY")
-
-
-@functools.lru_cache(maxsize=16)
-def _date_pieces(fmt: str) -> tuple[tuple[bool, str], ...] | None:
-    """``fmt`` as Django's formatter reads it: (is a letter, the letter or the literal
-    text); None when it holds a letter not said here."""
-    pieces = []
-    for index, piece in enumerate(re_formatchars.split(fmt)):
-        if index % 2:
-            if piece not in _LETTERS:
-                return None
-            pieces.append((True, piece))
-        elif piece:
-            pieces.append((False, re_escaped.sub(r"\1", piece)))
-    return tuple(pieces)
-
-
-@functools.lru_cache(maxsize=16)
-def _date_names(language: str) -> tuple[tuple[str, ...], dict[int, str], dict[int, str]]:
-    """Weekdays' and months' short names and the months' alternative (genitive) names, in
-    ``language`` (the caller's active one), as Django's date letters D, M and E say them."""
-    weekdays = tuple(str(WEEKDAYS_ABBR[day]) for day in range(7))
-    months = {month: str(MONTHS_3[month]).title() for month in MONTHS_3}
-    alternative = {month: str(MONTHS_ALT[month]) for month in MONTHS_ALT}
-    return weekdays, months, alternative
-
-
-def _date_said(local: datetime, fmt: str, language: str) -> str:
-    """``django.utils.dateformat.format(local, fmt)`` in the active ``language``."""
-    pieces = _date_pieces(fmt)
-    if pieces is None:
-        return date_format(local, fmt)
-    weekdays, months, alternative = _date_names(language)
-    said = {
-        "D": weekdays[local.weekday()],
-        "j": str(local.day),
-        "M": months[local.month],
-        "E": alternative[local.month],
-        "H": f"{local.hour:02d}",
-        "i": f"{local.minute:02d}",
-        "Y": f"{local.year:04d}",
-    }
-    return "".join(said[text] if letter else text for letter, text in pieces)
 
 
 def relative(moment: datetime, now: datetime | None = None) -> str | None:
@@ -151,16 +79,9 @@ def relative(moment: datetime, now: datetime | None = None) -> str | None:
     return None
 
 
-def _time_element(
-    moment: datetime, text: str, *, exact: str | None = None, countdown: bool = False
-) -> str:
-    return format_html(
-        '<time datetime="{}" title="{}"{}>{}</time>',
-        moment.isoformat(),
-        exact if exact is not None else absolute(moment),
-        " data-countdown" if countdown else "",
-        text,
-    )
+def _render(partial: str, moment: datetime, exact: str, text: str | None, **extra) -> str:
+    context = {"iso": moment.isoformat(), "exact": exact, "text": text, **extra}
+    return render_to_string(f"{TEMPLATE}#{partial}", context)
 
 
 @register.filter
@@ -169,7 +90,7 @@ def when(moment: datetime | None) -> str:
     if not isinstance(moment, datetime):
         return ""
     exact = absolute(moment)
-    return _time_element(moment, relative(moment) or exact, exact=exact)
+    return _render("time", moment, exact, relative(moment) or exact)
 
 
 @register.filter
@@ -178,24 +99,17 @@ def on_date(moment: datetime | None) -> str:
     if not isinstance(moment, datetime):
         return ""
     exact = absolute(moment)
-    return _time_element(moment, exact, exact=exact)
+    return _render("time", moment, exact, exact)
 
 
 @register.filter
 def until_when(moment: datetime | None) -> str:
-    """A deadline: its date and how long is left ("Thu 3 Dec, 17:36 · in 5 h"); the time left
-    counts down on the game page (static/js/game.js)."""
+    """A deadline: its date and how long is left ("Thu 3 Dec, 17:36 · in 5 h"), or only its
+    date when it is too far to say; the time left counts down on the game page
+    (static/js/game.js)."""
     if not isinstance(moment, datetime):
         return ""
-    left = relative(moment)
-    exact = absolute(moment)
-    if left is None:
-        return format_html("<span>{}</span>", exact)
-    return format_html(
-        '<span>{}</span> · <span class="time-left">{}</span>',
-        exact,
-        _time_element(moment, left, exact=exact, countdown=True),
-    )
+    return _render("deadline", moment, absolute(moment), relative(moment), countdown=True)
 
 
 @register.simple_tag

@@ -63,7 +63,13 @@ def game_watch(request: HttpRequest, game_id: int) -> HttpResponse:
         caption = _("The table as you last saw it")
         if event is not None:
             caption = " ".join(
-                event_texts(event, position, everything=everything, names=context["names"])
+                event_texts(
+                    event,
+                    position,
+                    everything=everything,
+                    names=context["names"],
+                    kind=game.kind,
+                )
             )
         shown.append({"caption": caption, "seq": event.seq if event else start, **context})
     html = render_to_string(WATCH_TEMPLATE, {"steps": shown, "game": game}, request=request)

@@ -98,6 +98,16 @@ def test_it_refuses_anonymous_callers(db, method, path):
     assert "Authorization: Bearer" in response.json()["detail"]
 
 
+def test_an_anonymous_post_from_a_browser_is_told_to_log_in_not_that_csrf_failed(db):
+    # A browser enforces nothing for the test client: CSRF is checked for real here, and an
+    # anonymous caller learns what they lack (a login or a token), not a CSRF failure.
+    response = Client(enforce_csrf_checks=True).post(
+        "/api/tables", {"kind": "napad", "seats": 2}, content_type="application/json"
+    )
+    assert response.status_code == 401
+    assert "Authorization: Bearer" in response.json()["detail"]
+
+
 def test_it_accepts_the_session_for_reads(alice_client, rulesets):
     response = alice_client.get("/api/me")
     assert response.status_code == 200

@@ -3,8 +3,8 @@ club's message (an HTML page, the HTMX fragment's request, or JSON from the API)
 is exactly as it was — the game row's update, the event and the clock roll back together.
 
 The failure is injected at the database layer (``connection.execute_wrapper``) at the turn
-clock's update — after the game row was updated and the event row inserted (one statement on
-PostgreSQL, two on SQLite: games/guarded_save.py) — so a half-applied move would show. On
+clock's update — after the game row was updated and the event row inserted — so a
+half-applied move would show. On
 PostgreSQL the backend serving the request is also terminated for real
 (``pg_terminate_backend``) and the connection pointed at a closed port."""
 

@@ -251,3 +251,36 @@ def test_a_pages_deal_compares_three_tables_asking_the_same_decision():
         assert viewer in {
             seat.player.user_id for seat in game.seats.filter(position__in=game.to_move)
         }
+
+
+@pytest.mark.django_db
+def test_the_bench_clubs_cookies_log_a_member_in_and_pass_the_csrf_check():
+    """The bench's servers get members' cookies made in one INSERT (games/benchmarks/club.py
+    ``session_cookies``): each is a session Django accepts and a CSRF secret its check accepts,
+    so the bench's moves are applied, not refused."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.benchmarks.club import csrf_headers, game_started, next_move, session_cookies
+    from games.models import Game
+
+    users = members_create(2, prefix="cookies")
+    game = game_started(users)
+    cookies = dict(zip((user.pk for user in users), session_cookies(users), strict=True))
+    user_id, version, action = next_move(game.pk, random.Random("cookies"))
+    headers = csrf_headers(cookies[user_id])
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(
+        reverse("game_act", args=[game.pk]),
+        {"action": json.dumps(action), "version": str(version)},
+        headers=headers,
+    )
+    assert response.status_code == 200
+    assert Game.objects.get(pk=game.pk).version == version + 1
+    # Without the token the same cookies are refused, as a forged request would be.
+    refused = client.post(
+        reverse("game_act", args=[game.pk]),
+        {"action": json.dumps(action), "version": str(version + 1)},
+        headers={"Cookie": cookies[user_id], "HX-Request": "true"},
+    )
+    assert refused.status_code == 403

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -151,3 +152,16 @@ def test_a_hidden_time_machine_traveller_is_shown_to_his_owner_only(alice, bob, 
         caboose_html = caboose_html[: caboose_html.index("car__wheels")]
         character = game.seats.get(position=alice_seat).identity
         assert f">{character}<" not in caboose_html
+
+
+def test_watching_a_colt_table_again_reads_in_colt_express_words(alice, bob):
+    # "Watch it" (games/views/since.py) captions each move as the log does, in the game's own
+    # words: Colt Express lists the cards a member draws "A, B and C".
+    game = _colt_game(alice, bob)
+    for _ in range(4):
+        _move(game, [alice, bob])
+    html = _client(alice).get(f"/games/{game.pk}/watch?from=0").content.decode()
+    draws = re.findall(r'data-caption="[^"]*You draw ([^".]*)\.', html)
+    many = [cards for cards in draws if "," in cards]
+    assert many, draws
+    assert all(re.fullmatch(r"[^,]+(, [^,]+)* and [^,]+", cards) for cards in many), many

@@ -353,8 +353,7 @@ def test_a_deadline_shows_its_date_in_the_members_time_zone_and_the_time_left():
 
 
 def test_one_deadline_is_told_in_each_readers_language_and_zone_and_year():
-    # The words for a moment are kept between renders (when_tags._absolute): the same
-    # deadline, read again by another member, must still be in that member's words.
+    # The same deadline, read by members in other zones and languages, is in each one's words.
     moment = datetime(2026, 12, 3, 23, 30, tzinfo=UTC)
     told = {}
     for language, zone in [("en", "UTC"), ("en", "Europe/Warsaw"), ("pl", "Europe/Warsaw")]:

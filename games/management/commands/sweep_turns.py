@@ -168,25 +168,19 @@ class Command(BaseCommand):
     @staticmethod
     def _fan_out_on_memory_broker(now, batch: int) -> dict:
         """Time what beat runs (find + queue one task per item), publishing real task
-        messages to kombu's in-memory broker so no worker acts on this throwaway club."""
-        from kombu import pools as kombu_pools
-
+        messages to kombu's in-memory broker so no worker acts on this throwaway club: each
+        message goes through a connection of the bench's own (``send_task(connection=…)``),
+        the app's broker and pool left as they are."""
         from napad_site.celery import app
 
-        def reset() -> None:
-            # app.pool is kombu's global pool for the broker URL: clear kombu's registry too,
-            # or the next message finds the closed pool ("Acquire on closed pool").
-            kombu_pools.reset()
-            app._pool = None
-            app.amqp._producer_pool = None
-
-        saved = app.conf.broker_url, app.conf.broker_transport_options, app.conf.task_always_eager
-        app.conf.broker_url, app.conf.broker_transport_options = "memory://", {}
+        eager = app.conf.task_always_eager
         app.conf.task_always_eager = False
-        reset()
         try:
-            return turns_sweep_fan_out(now=now, batch=batch)
+            with app.connection_for_write("memory://", transport_options={}) as connection:
+
+                def queue(task_name: str, args: tuple) -> None:
+                    app.send_task(task_name, args, connection=connection)
+
+                return turns_sweep_fan_out(now=now, batch=batch, queue=queue)
         finally:
-            app.conf.broker_url, app.conf.broker_transport_options = saved[0], saved[1]
-            app.conf.task_always_eager = saved[2]
-            reset()
+            app.conf.task_always_eager = eager

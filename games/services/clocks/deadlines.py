@@ -19,7 +19,6 @@ from django.utils.translation import gettext_noop
 
 from games.bots import LEVEL_LABELS
 from games.broadcast import game_updated_on_commit
-from games.guarded_save import update_rows
 from games.models import DeadlineExtension, Game, Player, Seat, TurnClock
 from games.selectors import clock_known_empty, read_once
 
@@ -137,8 +136,7 @@ def turn_clock_start(game: Game, seats: list[Seat] | None = None) -> None:
         "next_step": 0,
         "next_reminder_at": next_at,
     }
-    # On every move: the update's SQL built once (games/guarded_save.py), not per move.
-    if not update_rows(TurnClock, {"game": game.pk}, fields):
+    if not TurnClock.objects.filter(game=game).update(**fields):
         TurnClock.objects.create(game=game, **fields)
 
 
