@@ -113,6 +113,19 @@ def _after_fork_in_child() -> None:
 os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
+def layer_call(layer: Any, coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """Await ``coroutine`` — a call of ``layer``'s API — from synchronous code and return its
+    result: on the process's ``LayerLoop``, or for the in-memory layer through
+    ``async_to_sync`` (see the module's docstring)."""
+    if isinstance(layer, InMemoryChannelLayer):
+
+        async def awaited() -> Any:
+            return await coroutine
+
+        return async_to_sync(awaited)()
+    return layer_loop().run(coroutine)
+
+
 def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
@@ -127,10 +140,7 @@ def _send(group: str, message: dict) -> None:
         return
     message = {**message, "sent": uuid.uuid4().hex}
     try:
-        if isinstance(layer, InMemoryChannelLayer):
-            async_to_sync(layer.group_send)(group, message)
-        else:
-            layer_loop().run(layer.group_send(group, message))
+        layer_call(layer, layer.group_send(group, message))
     except Exception:
         # A lost broadcast costs a live update, never the move: pages catch up on reconnect.
         logger.exception("broadcast to %s failed", group)
