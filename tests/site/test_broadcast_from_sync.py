@@ -2,7 +2,7 @@
 configured channel layer: from a view (a member's move posted to the table) and from a Celery
 task run in the process (the clock playing a timed-out seat). With ``REDIS_URL`` set (the
 scaled run) the layer is channels-redis, sent to from the process's long-lived event loop;
-the embedded channels-lite layer has the same path tested in test_group_send.py.
+the embedded channels-lite layer has the same path tested in test_broadcast_embedded.py.
 """
 
 from __future__ import annotations
