@@ -15,7 +15,6 @@ import time
 import uuid
 from collections.abc import Callable
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache, caches
 from django.db import connection
@@ -23,6 +22,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from games.broadcast import layer_call
 from napad_site.celery import app as celery_app
 
 TIMEOUT_SECONDS = 2.0
@@ -53,7 +53,8 @@ def check_channel_layer() -> dict:
             layer.group_send(PROBE_GROUP, {"type": "healthz.probe"}), timeout=TIMEOUT_SECONDS
         )
 
-    async_to_sync(probe)()
+    # On the loop the broadcasts use: a probe that passes says they can be sent.
+    layer_call(layer, probe())
     return {"backend": type(layer).__name__}
 
 
