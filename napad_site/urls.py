@@ -21,7 +21,7 @@ urlpatterns = [
     path("accounts/profile/", accounts.profile, name="profile"),
     path("accounts/api-tokens/", api_tokens.api_tokens, name="api_tokens"),
     path(
-        "accounts/api-tokens/<int:token_id>/revoke",
+        "accounts/api-tokens/<id:token_id>/revoke",
         api_tokens.api_token_revoke_view,
         name="api_token_revoke",
     ),
