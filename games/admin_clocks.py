@@ -8,8 +8,11 @@ face down on the pile, and staff members play too.
 from __future__ import annotations
 
 from django.contrib import admin
+from django.http import Http404
 
+from .converters import DB_ID_MAX, DB_ID_MIN
 from .models import DeadlineExtension, Leave, ReminderSent, TableNotice, TurnClock
+from .parsing import strict_int
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -29,6 +32,26 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class TurnClockAdmin(ReadOnlyAdmin):
     list_display = ["game", "version", "started_at", "next_step", "next_reminder_at"]
     list_select_related = ["game"]
+
+    # A clock's key is its game's (a one-to-one): Django's guard against a number out of a
+    # column's range covers integer fields, not relations, so the admin's object pages would
+    # send the database a number no id can be (a 500). Such a number is no clock: 404.
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        _clock_key(object_id)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def delete_view(self, request, object_id, extra_context=None):
+        _clock_key(object_id)
+        return super().delete_view(request, object_id, extra_context)
+
+    def history_view(self, request, object_id, extra_context=None):
+        _clock_key(object_id)
+        return super().history_view(request, object_id, extra_context)
+
+
+def _clock_key(object_id: str) -> None:
+    if strict_int(object_id, minimum=DB_ID_MIN, maximum=DB_ID_MAX) is None:
+        raise Http404("No such turn clock.")
 
 
 @admin.register(ReminderSent)

@@ -10,12 +10,11 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Registers the Celery tasks in every process: the services send them by name, and a
-        # registered task sent by name runs in place under an eager configuration.
-        from . import (
-            signals,  # noqa: F401  (connects the receivers)
-            tasks,  # noqa: F401
-        )
+        # converters: registers <id:…> before any URL configuration loads.
+        # signals: connects the receivers.
+        # tasks: registers the Celery tasks in every process: the services send them by name,
+        # and a registered task sent by name runs in place under an eager configuration.
+        from . import converters, signals, tasks  # noqa: F401
 
         # Installs the after-move pipeline in the move core (games/services/moves.py) before
         # any process — web, worker, command — makes a move.

@@ -208,6 +208,15 @@ class NotificationConsumer(AsyncWebsocketConsumer):
         return render_to_string("partials/bell.html", {"unread_notifications": unread, "oob": True})
 
 
+class RefusedConsumer(AsyncWebsocketConsumer):
+    """Any socket path no route takes — a game id no column can hold (the ``<id:…>``
+    converter, games/converters.py), a mistyped URL: the handshake is refused the way an
+    unknown game's is (4403), instead of the router raising."""
+
+    async def connect(self) -> None:
+        await self.close(code=4403)
+
+
 class GameConsumer(AsyncWebsocketConsumer):
     """One open game page. On every ``game.updated`` it pushes the live fragment for its own
     user's seat (a spectator gets the public view), shared with this process's other sockets

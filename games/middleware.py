@@ -1,5 +1,5 @@
-"""Request middleware: the Content-Security-Policy, the member's time zone, and a clear 503
-when the database is away."""
+"""Request middleware: the Content-Security-Policy, no caching of rendered answers, the
+member's time zone, and a clear 503 when the database is away."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
@@ -44,6 +45,25 @@ class ContentSecurityPolicyMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        return response
+
+
+class NoStoreMiddleware:
+    """Every answer Django renders is kept out of every cache — ``Cache-Control: private,
+    no-store`` and the rest of what ``never_cache`` sends — unless its view chose its own
+    caching (the web manifest and the service worker, public files). Pages, fragments, HTMX
+    and API answers show a member's hand, seat, notifications or account: none may sit in a
+    shared cache or come back from the browser's history after logging out. Static files
+    never get here: WhiteNoise, above this middleware, serves them with their own long cache
+    (docs/deployment.md, "Caching")."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if "Cache-Control" not in response.headers:
+            add_never_cache_headers(response)
         return response
 
 

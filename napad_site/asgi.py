@@ -15,6 +15,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from .routing import websocket_urlpatterns  # noqa: E402
 from .startup import heap_settled, static_files_ready  # noqa: E402
+from .websocket_origin import SiteOriginValidator  # noqa: E402
 
 # A release whose static files were not collected stops here, saying what to run.
 static_files_ready()
@@ -22,8 +23,10 @@ static_files_ready()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        # The page opening a socket must be the site's own: its host one of ALLOWED_HOSTS,
+        # and scheme, host and port the site's (napad_site/websocket_origin.py).
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -105,6 +105,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "games.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Below WhiteNoise: every answer but a static file is marked no-store.
+    "games.middleware.NoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

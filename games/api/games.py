@@ -64,7 +64,7 @@ def log_for(game: Game, position: int | None, *, since: int = 0, limit: int = LO
     ]
 
 
-@router.get("/games/{game_id}", response={200: GameOut, **GAME_ERRORS})
+@router.get("/games/{id:game_id}", response={200: GameOut, **GAME_ERRORS})
 def game_detail(request: HttpRequest, game_id: WholeNumber = GameId):
     """The table and the board as you may see it: your seat's view, or the public view."""
     game, access = visible_game(request.auth, game_id)
@@ -78,7 +78,7 @@ def game_detail(request: HttpRequest, game_id: WholeNumber = GameId):
     return data
 
 
-@router.get("/games/{game_id}/actions", response={200: ActionsOut, **GAME_ERRORS})
+@router.get("/games/{id:game_id}/actions", response={200: ActionsOut, **GAME_ERRORS})
 def actions_list(request: HttpRequest, game_id: WholeNumber = GameId):
     """Your legal actions now (none when it is not your turn), and the version to send."""
     game, access = visible_game(request.auth, game_id)
@@ -119,7 +119,7 @@ def _refusal_status(game: Game | None, access: TableAccess, expected_version: in
 
 
 @router.post(
-    "/games/{game_id}/actions",
+    "/games/{id:game_id}/actions",
     response={200: MoveOut, 400: MoveOut, 409: MoveOut, **GAME_ERRORS, 403: MoveOut, **BODY_ERRORS},
 )
 def move_submit(request: HttpRequest, payload: MoveIn, game_id: WholeNumber = GameId):
@@ -152,7 +152,7 @@ def move_submit(request: HttpRequest, payload: MoveIn, game_id: WholeNumber = Ga
     }
 
 
-@router.get("/games/{game_id}/log", response={200: LogOut, **GAME_ERRORS})
+@router.get("/games/{id:game_id}/log", response={200: LogOut, **GAME_ERRORS})
 def game_log(
     request: HttpRequest,
     game_id: WholeNumber = GameId,

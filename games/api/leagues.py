@@ -14,10 +14,11 @@ from django.utils.translation import gettext as _
 from ninja import Path, Query, Router, Schema
 
 from games import selectors_leagues
+from games.converters import DB_ID_MAX, DB_ID_MIN
 from games.models import League
 from games.parsing import strict_int
 
-from .schemas import MAX_ID, ErrorOut, ValidationErrorOut, WholeNumber
+from .schemas import ErrorOut, ValidationErrorOut, WholeNumber
 
 router = Router(tags=["leagues"])
 
@@ -103,7 +104,7 @@ def _league(reference: str) -> League:
     """A league by its slug (as in the site's URLs) or its id."""
     leagues = League.objects.select_related("ruleset")
     league = leagues.filter(slug=reference).first()
-    league_id = strict_int(reference, minimum=1, maximum=MAX_ID)
+    league_id = strict_int(reference, minimum=DB_ID_MIN, maximum=DB_ID_MAX)
     if league is None and league_id is not None:
         league = leagues.filter(pk=league_id).first()
     if league is None:

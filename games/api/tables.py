@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from ninja import Path, Query, Router, Status
 
 from games.bots import bots_described, level_of
+from games.converters import DB_ID_MAX, DB_ID_MIN
 from games.engines import get_engine
 from games.models import Game, Player, Ruleset
 from games.naming import seat_name
@@ -32,7 +33,6 @@ from games.services import play
 from games.services.play import PlayError
 
 from .schemas import (
-    MAX_ID,
     ErrorOut,
     MeOut,
     PlayErrorOut,
@@ -45,7 +45,9 @@ from .schemas import (
 
 router = Router(tags=["tables"])
 
-GameId = Path(..., ge=1, le=MAX_ID)
+# The path's ``{id:…}`` converter (games/converters.py) already refuses what no id can be
+# (that URL does not exist: 404); the bounds here say so in the schema.
+GameId = Path(..., ge=DB_ID_MIN, le=DB_ID_MAX)
 # Every answer an endpoint can give is documented (schemathesis checks it): 422 for
 # parameters or a body that are not what the schema says, 413 for a body over the limit.
 TABLE_ERRORS = {
@@ -242,13 +244,13 @@ def table_create(request: HttpRequest, payload: TableCreateIn):
     return Status(201, fresh_table(request.auth, game.pk))
 
 
-@router.get("/tables/{game_id}", response={200: TableOut, **TABLE_ERRORS})
+@router.get("/tables/{id:game_id}", response={200: TableOut, **TABLE_ERRORS})
 def table_detail(request: HttpRequest, game_id: WholeNumber = GameId):
     game, _access = visible_game(request.auth, game_id)
     return table_data(game, request.auth)
 
 
-@router.post("/tables/{game_id}/join", response={200: TableOut, **TABLE_ERRORS})
+@router.post("/tables/{id:game_id}/join", response={200: TableOut, **TABLE_ERRORS})
 def table_join(request: HttpRequest, game_id: WholeNumber = GameId):
     """Take a free seat at an open table."""
     visible_game(request.auth, game_id)
@@ -256,7 +258,7 @@ def table_join(request: HttpRequest, game_id: WholeNumber = GameId):
     return fresh_table(request.auth, game_id)
 
 
-@router.post("/tables/{game_id}/leave", response={200: TableOut, **TABLE_ERRORS})
+@router.post("/tables/{id:game_id}/leave", response={200: TableOut, **TABLE_ERRORS})
 def table_leave(request: HttpRequest, game_id: WholeNumber = GameId):
     """Give up your seat before the game starts."""
     visible_game(request.auth, game_id)
@@ -264,7 +266,7 @@ def table_leave(request: HttpRequest, game_id: WholeNumber = GameId):
     return fresh_table(request.auth, game_id)
 
 
-@router.post("/tables/{game_id}/start", response={200: TableOut, **TABLE_ERRORS})
+@router.post("/tables/{id:game_id}/start", response={200: TableOut, **TABLE_ERRORS})
 def table_start(request: HttpRequest, game_id: WholeNumber = GameId):
     """Deal the game (the table's creator, once every seat is taken)."""
     visible_game(request.auth, game_id)
@@ -272,7 +274,7 @@ def table_start(request: HttpRequest, game_id: WholeNumber = GameId):
     return fresh_table(request.auth, game_id)
 
 
-@router.post("/tables/{game_id}/cancel", response={200: TableOut, **TABLE_ERRORS})
+@router.post("/tables/{id:game_id}/cancel", response={200: TableOut, **TABLE_ERRORS})
 def table_cancel(request: HttpRequest, game_id: WholeNumber = GameId):
     """Close a table that has not started (its creator only)."""
     visible_game(request.auth, game_id)

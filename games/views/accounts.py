@@ -1,6 +1,8 @@
-"""Account pages: log-in (throttled), sign-up and the member's own profile."""
+"""Account pages: log-in (throttled), sign-up, password reset and the member's own profile."""
 
 from __future__ import annotations
+
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -18,6 +20,7 @@ from django.views.i18n import set_language as django_set_language
 
 from games.forms.accounts import LoginForm, ProfileForm, SignUpForm
 from games.services.accounts import player_get_or_create, player_update, user_sign_up
+from games.services.clocks.reminders import site_url
 
 
 def remember_language(response: HttpResponse, language: str) -> HttpResponse:
@@ -47,6 +50,29 @@ class LoginView(auth_views.LoginView):
 
 
 login_view = LoginView.as_view()
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's, with the link in the email built from the site's configured address
+    (``NAPAD_SITE_URL``, as every other email's links are): by default Django takes the
+    scheme and the ``Host`` header of the request, which the sender chooses — a link to
+    another port or host."""
+
+    def form_valid(self, form):
+        # Read on each request, so a settings change (or a test's) is followed. The email's
+        # context is Django's with these values put over it (``extra_email_context``).
+        site = urlsplit(site_url())
+        domain = site.netloc + site.path
+        self.extra_email_context = {
+            **(self.extra_email_context or {}),
+            "protocol": site.scheme,
+            "domain": domain,
+            "site_name": domain,
+        }
+        return super().form_valid(form)
+
+
+password_reset_view = PasswordResetView.as_view()
 
 
 @sensitive_post_parameters("password1", "password2")
