@@ -88,9 +88,9 @@ DEFAULT_ICON = "dot"
 def _kind_of(game_event: GameEvent) -> str | None:
     """The game's kind when the event's game is already loaded (never a query). A copy kept
     on the game's row (games/kept_log.py) has no game: its reader passes the kind."""
-    state = getattr(game_event, "_state", None)
-    game = state.fields_cache.get("game") if state is not None else None
-    return getattr(game, "kind", None)
+    if isinstance(game_event, GameEvent) and GameEvent.game.is_cached(game_event):
+        return game_event.game.kind
+    return None
 
 
 def event_text(
