@@ -11,7 +11,7 @@ from django.utils import translation
 from games.engines import get_engine
 from games.engines.base import phrase
 from games.gamelog import event_text, log_entries, log_groups
-from games.models import GameEvent
+from games.models import Game, GameEvent
 from games.wording import action_label, say
 
 NAMES = {0: "Alice", 1: "Bob", 2: "Carol"}
@@ -270,3 +270,16 @@ def test_a_log_read_again_says_what_a_first_reading_says_for_every_reader(saved)
     assert first[("en", 0, "members", False)] != first[("en", 1, "members", False)]
     assert first[("en", 0, "members", False)] != first[("pl", 0, "members", False)]
     assert first[("en", None, "members", True)] != first[("en", None, "renamed", True)]
+
+
+@pytest.mark.parametrize("kind", ["napad", "colt"])
+def test_events_whose_game_is_loaded_are_read_in_that_games_words(kind):
+    # The log's reader need not pass the kind when each event came with its game: the log
+    # then reads as that game's (its phases and round headings), not as every engine's.
+    events = _logged(kind, moves=60)
+    as_the_game = log_entries(events, None, names=NAMES, kind=kind)
+    assert log_entries(events, None, names=NAMES) != as_the_game  # no game: every engine's
+    game = Game(kind=kind)
+    for event in events:
+        event.game = game
+    assert log_entries(events, None, names=NAMES) == as_the_game
