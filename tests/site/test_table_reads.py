@@ -5,6 +5,7 @@ no game — however large — reads as no game."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -26,6 +27,7 @@ from games.selectors import (
     game_locked_for_move,
     game_recent_events,
     game_with_seats,
+    table_access_known,
     unread_notifications_count,
 )
 
@@ -201,3 +203,28 @@ def test_the_game_pages_bell_counts_the_visitors_own_unread_notifications(alice,
         client.force_login(user)
         page = client.get(f"/games/{game.pk}/").content.decode()
         assert words in page.replace("</span>", "<")
+
+
+def test_a_sockets_access_needs_no_query_only_when_the_seats_came_with_the_game(
+    alice, bob, charlie, django_assert_num_queries
+):
+    # A socket works out access on its event loop when that needs no query
+    # (games/consumers.py): the seats read with the game, the member's profile loaded.
+    game = napad_game(alice, bob)
+    users = {
+        user.pk: get_user_model().objects.select_related("player").get(pk=user.pk)
+        for user in (alice, bob, charlie)
+    }
+    read = game_with_seats(game.pk)
+    with django_assert_num_queries(0):
+        known = {pk: table_access_known(read, user) for pk, user in users.items()}
+    seats = {seat.player.user_id: seat.position for seat in read.seats.all()}
+    assert {pk: (a.may_view, a.position) for pk, a in known.items()} == {
+        alice.pk: (True, seats[alice.pk]),
+        bob.pk: (True, seats[bob.pk]),
+        charlie.pk: (True, None),  # an open table: anyone may watch
+    }
+    # A copy read without its seats would need a query: not known here.
+    plain = Game.objects.get(pk=game.pk)
+    with django_assert_num_queries(0):
+        assert table_access_known(plain, users[alice.pk]) is None
