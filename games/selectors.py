@@ -25,6 +25,7 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
+    prefetch_related_objects,
 )
 from django.utils import timezone
 
@@ -238,9 +239,9 @@ def _seats_of() -> QuerySet[Seat]:
     return Seat.objects.select_related("player").order_by("position")
 
 
-def _seats_rated() -> QuerySet[Seat]:
+def _seats_rated(kind: str) -> QuerySet[Seat]:
     # Each seat's rating in the game's own kind, which the page's header shows.
-    ratings = Rating.objects.filter(player_id=OuterRef("player_id"), kind=OuterRef("game__kind"))
+    ratings = Rating.objects.filter(player_id=OuterRef("player_id"), kind=kind)
     return _seats_with_players().annotate(
         rating_mu=Subquery(ratings.values("mu")[:1]),
         rating_sigma=Subquery(ratings.values("sigma")[:1]),
@@ -257,13 +258,17 @@ def _seats_with_push() -> QuerySet[Seat]:
 _SEATS_READ = "seats"
 
 
-def _game_read(queryset: QuerySet[Game], seats: QuerySet[Seat], leave_from: date) -> Game | None:
-    """The one game ``queryset`` finds, with ``seats`` in ``game.seats.all()`` (each seat's
-    ``seat.game`` is this game: no query), or ``None``."""
-    found = list(queryset.prefetch_related(Prefetch("seats", queryset=seats)))
+def _game_read(
+    queryset: QuerySet[Game], seats: Callable[[Game], QuerySet[Seat]], leave_from: date
+) -> Game | None:
+    """The one game ``queryset`` finds, with ``seats(game)`` in ``game.seats.all()`` (each
+    seat's ``seat.game`` is this game: no query), or ``None``. The seats are read once the
+    game is, so their query can use what the game's row says (its kind)."""
+    found = list(queryset)
     if not found:
         return None
     game = found[0]
+    prefetch_related_objects([game], Prefetch("seats", queryset=seats(game)))
     read_once(game, _SEATS_READ, lambda: True)
     _clock_hints_keep(game, leave_from)
     return game
@@ -290,7 +295,9 @@ def game_with_seats(
         queryset = _game_for_table(game_id, leave_from)
     if visit_of is not None:
         queryset = _visit_of(queryset, visit_of)
-    return _game_read(queryset, _seats_rated() if page else _seats_of(), leave_from)
+    if page:
+        return _game_read(queryset, lambda game: _seats_rated(game.kind), leave_from)
+    return _game_read(queryset, lambda game: _seats_of(), leave_from)
 
 
 def game_locked_for_move(game_id: int) -> Game | None:
@@ -302,7 +309,7 @@ def game_locked_for_move(game_id: int) -> Game | None:
     leave reads no leave. Two queries; ``None`` for no such game."""
     leave_from = _leave_from()
     queryset = _clock_hints(Game.objects.select_for_update().filter(pk=game_id), leave_from)
-    return _game_read(queryset, _seats_with_push(), leave_from)
+    return _game_read(queryset, lambda game: _seats_with_push(), leave_from)
 
 
 def game_unchanged(game: Game) -> bool:
