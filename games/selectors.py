@@ -25,10 +25,10 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
+    prefetch_related_objects,
 )
 from django.utils import timezone
 
-from games.compiled import CompiledQuery, RowsRead, read_together
 from games.engines import get_engine
 from games.kept_log import (
     KEPT_EVENTS,
@@ -70,6 +70,11 @@ def read_once(game: Game, key: Hashable, read: Callable[[], T]) -> T:
     if key not in reads:
         reads[key] = read()
     return reads[key]
+
+
+def _read_kept(game: Game, key: Hashable) -> bool:
+    """Whether this copy of ``game`` already keeps a ``read_once`` value for ``key``."""
+    return key in game.__dict__.get("_reads_kept", {})
 
 
 def game_state(game: Game) -> Any:
@@ -194,28 +199,30 @@ def _table_columns() -> tuple[str, ...]:
     return (*(f.name for f in Game._meta.concrete_fields), *_TABLE_RELATED_COLUMNS)
 
 
-# The reads of one game that every page, fragment, push and move makes, compiled once per
-# process (games/compiled.py): ``key`` is the date the leave hint looks from.
-def _game_for_table(*, game_id: int, key: date) -> QuerySet[Game]:
+# The reads of one game that every page, fragment, push and move makes: the game with its
+# clock hints (``leave_from``: the date the leave hint looks from) and its ruleset, and its
+# seats as one ``prefetch_related`` — two queries whatever the game's length.
+def _game_for_table(game_id: int, leave_from: date) -> QuerySet[Game]:
     return (
-        _clock_hints(Game.objects.filter(pk=game_id), key)
+        _clock_hints(Game.objects.filter(pk=game_id), leave_from)
         .select_related("ruleset")
         .only(*_table_columns())
     )
 
 
-def _game_for_page(*, game_id: int, key: date) -> QuerySet[Game]:
+def _game_for_page(game_id: int, leave_from: date) -> QuerySet[Game]:
     return (
-        _clock_hints(Game.objects.filter(pk=game_id), key)
+        _clock_hints(Game.objects.filter(pk=game_id), leave_from)
         .select_related("ruleset", "fixture__round", "fixture__season__league")
         .only(*_page_columns())
     )
 
 
-def _game_for_visitor(*, game_id: int, player_id: int, key: date) -> QuerySet[Game]:
-    visits = TableVisit.objects.filter(game=OuterRef("pk"), player_id=player_id)
-    unread = Notification.objects.filter(player_id=player_id, read_at__isnull=True)
-    return _game_for_page(game_id=game_id, key=key).annotate(
+def _visit_of(queryset: QuerySet[Game], player: Player) -> QuerySet[Game]:
+    """The member's ``TableVisit`` and unread notifications, as columns of the game's row."""
+    visits = TableVisit.objects.filter(game=OuterRef("pk"), player=player)
+    unread = Notification.objects.filter(player=player, read_at__isnull=True)
+    return queryset.annotate(
         visit_seen=Subquery(visits.values("seen_version")[:1]),
         visit_since=Subquery(visits.values("since_version")[:1]),
         # The page's bell (templates/partials/bell.html): no query of its own.
@@ -225,131 +232,84 @@ def _game_for_visitor(*, game_id: int, player_id: int, key: date) -> QuerySet[Ga
     )
 
 
-def _seats_of(*, game_id: int) -> QuerySet[Seat]:
+def _seats_of() -> QuerySet[Seat]:
     # The table's seats with their members' players, not their users: a fragment, a push or
-    # a move knows a member by ``player.user_id`` and names them by ``display_name``, and the
-    # users' rows were a model object more per seat on every read. (The whole page's league
-    # line shows usernames: its seats come with them, ``_seats_rated``.)
-    return Seat.objects.select_related("player").filter(game_id=game_id).order_by("position")
+    # a move knows a member by ``player.user_id`` and names them by ``display_name``. (The
+    # whole page's league line shows usernames: its seats come with them, ``_seats_rated``.)
+    return Seat.objects.select_related("player").order_by("position")
 
 
-def _seats_rated(*, game_id: int) -> QuerySet[Seat]:
-    # Of the game's kind, whose ratings the header shows: asked of the seat's game, so the
-    # seats need not wait for the game's row (they are read with it, ``read_together``).
-    ratings = Rating.objects.filter(player_id=OuterRef("player_id"), kind=OuterRef("game__kind"))
-    return (
-        _seats_with_players()
-        .filter(game_id=game_id)
-        .annotate(
-            rating_mu=Subquery(ratings.values("mu")[:1]),
-            rating_sigma=Subquery(ratings.values("sigma")[:1]),
-        )
+def _seats_rated(kind: str) -> QuerySet[Seat]:
+    # Each seat's rating in the game's own kind, which the page's header shows.
+    ratings = Rating.objects.filter(player_id=OuterRef("player_id"), kind=kind)
+    return _seats_with_players().annotate(
+        rating_mu=Subquery(ratings.values("mu")[:1]),
+        rating_sigma=Subquery(ratings.values("sigma")[:1]),
     )
 
 
-def _seats_with_push(*, game_id: int) -> QuerySet[Seat]:
+def _seats_with_push() -> QuerySet[Seat]:
     pushes = PushSubscription.objects.filter(player_id=OuterRef("player_id"))
-    return _seats_of(game_id=game_id).annotate(push_devices=Exists(pushes))
+    return _seats_of().annotate(push_devices=Exists(pushes))
 
 
-def _game_unchanged(*, game_id: int, version: int, key: tuple[date, str]) -> QuerySet[Game]:
-    leave_from, status = key
-    hints = _clock_hints(
-        Game.objects.filter(pk=game_id, version=version, status=status), leave_from
-    )
-    return hints.values("hint_leave", "hint_notices", "hint_extensions", "hint_orders")
+# What ``read_once`` keeps under this key says that the copy's seats were read with it
+# (``game.seats.all()`` asks nothing): ``table_access_known``.
+_SEATS_READ = "seats"
 
 
-def _game_locked(*, game_id: int, key: date) -> QuerySet[Game]:
-    return _clock_hints(Game.objects.select_for_update().filter(pk=game_id), key)
-
-
-GAME_LOCKED = CompiledQuery(Game, _game_locked, "game_id", keyed=True, for_write=True)
-GAME_FOR_TABLE = CompiledQuery(Game, _game_for_table, "game_id", keyed=True)
-GAME_FOR_PAGE = CompiledQuery(Game, _game_for_page, "game_id", keyed=True)
-GAME_FOR_VISITOR = CompiledQuery(Game, _game_for_visitor, "game_id", "player_id", keyed=True)
-SEATS = CompiledQuery(Seat, _seats_of, "game_id")
-SEATS_RATED = CompiledQuery(Seat, _seats_rated, "game_id")
-SEATS_WITH_PUSH = CompiledQuery(Seat, _seats_with_push, "game_id")
-GAME_UNCHANGED = CompiledQuery(Game, _game_unchanged, "game_id", "version", keyed=True)
-
-
-def _seats_keep(game: Game, seats: list[Seat]) -> list[Seat]:
-    """Put ``seats`` where ``game.seats.all()`` finds them, as ``prefetch_related`` would, each
-    knowing its game (``seat.game`` costs no query)."""
-    game_field = Seat._meta.get_field("game")
-    for seat in seats:
-        game_field.set_cached_value(seat, game)
-    cache = game.__dict__.setdefault("_prefetched_objects_cache", {})
-    cache.pop("seats", None)
-    queryset = game.seats.get_queryset()
-    queryset._result_cache = seats
-    queryset._prefetch_done = True
-    cache["seats"] = queryset
-    return seats
+def _game_read(
+    queryset: QuerySet[Game], seats: Callable[[Game], QuerySet[Seat]], leave_from: date
+) -> Game | None:
+    """The one game ``queryset`` finds, with ``seats(game)`` in ``game.seats.all()`` (each
+    seat's ``seat.game`` is this game: no query), or ``None``. The seats are read once the
+    game is, so their query can use what the game's row says (its kind)."""
+    found = list(queryset)
+    if not found:
+        return None
+    game = found[0]
+    prefetch_related_objects([game], Prefetch("seats", queryset=seats(game)))
+    read_once(game, _SEATS_READ, lambda: True)
+    _clock_hints_keep(game, leave_from)
+    return game
 
 
 def game_with_seats(
     game_id: int, *, visit_of: Player | None = None, page: bool = False
 ) -> Game | None:
-    """The game, its ruleset and its seats (with players) in one statement on PostgreSQL (two
-    queries elsewhere: ``read_together``), knowing whether the clock panel has anything to
-    read (``_clock_hints``).
+    """The game, its ruleset and its seats (with players), or ``None`` for no such game (any
+    integer: one out of the database's range finds nothing): two queries, knowing whether the
+    clock panel has anything to read (``_clock_hints``).
 
-    With ``visit_of``, the same query also reads that member's ``TableVisit`` (as
+    With ``visit_of``, the game's query also reads that member's ``TableVisit`` (as
     ``game.visit_seen`` / ``game.visit_since``, None before their first visit) and how many
     of their notifications are unread (``game.visitor_unread``, None for none: the bell): the
     game page needs them and they cost no query of their own. ``page``: what only the whole
     page's header shows comes with the same reads — the league fixture the game belongs to,
     if any (``game.fixture``), and each seat's rating in this game (``seat.rating_mu`` /
-    ``seat.rating_sigma``, None when unrated; games/selectors_leagues.py) — and so do the
-    chat's last lines (``game_chat`` then asks nothing)."""
+    ``seat.rating_sigma``, None when unrated; games/selectors_leagues.py)."""
     leave_from = _leave_from()
-    values: dict[str, int] = {"game_id": game_id}
-    if visit_of is not None:
-        query = GAME_FOR_VISITOR
-        values["player_id"] = visit_of.pk
+    if page or visit_of is not None:
+        queryset = _game_for_page(game_id, leave_from)
     else:
-        query = GAME_FOR_PAGE if page else GAME_FOR_TABLE
-    seats = RowsRead(SEATS_RATED if page else SEATS, {"game_id": game_id}, _by_position)
-    # The whole page shows the chat's last lines: they come with the game too.
-    chat = RowsRead(CHAT_LINES_QUERY, {"game_id": game_id}, _by_time, key=CHAT_LINES)
-    game, rows = read_together(
-        query, *((seats, chat) if page else (seats,)), values=values, key=leave_from
-    )
-    if game is None:
-        return None
-    _seats_keep(game, rows[0])
+        queryset = _game_for_table(game_id, leave_from)
+    if visit_of is not None:
+        queryset = _visit_of(queryset, visit_of)
     if page:
-        read_once(game, _chat_read(CHAT_LINES), lambda: rows[1])
-    _clock_hints_keep(game, leave_from)
-    return game
-
-
-def _by_time(line: ChatMessage) -> tuple[Any, int]:
-    return line.created_at, line.pk
-
-
-def _by_position(seat: Seat) -> int:
-    return seat.position
+        return _game_read(queryset, lambda game: _seats_rated(game.kind), leave_from)
+    return _game_read(queryset, lambda game: _seats_of(), leave_from)
 
 
 def game_locked_for_move(game_id: int) -> Game | None:
     """The game, its row locked until the transaction ends (PostgreSQL; SQLite has no row
     locks, and the move's save is guarded by its version instead), with its seats in
-    ``game.seats.all()`` — read with it in one statement on PostgreSQL (``read_together``) —,
-    each seat saying whether its member turned Web Push on anywhere (``seat.push_devices``,
-    for the move's "your turn"). It knows whether the clock panel and the turn clock have
-    anything to read (``_clock_hints``): a move at a table with nobody on leave reads no
-    leave."""
+    ``game.seats.all()``, each seat saying whether its member turned Web Push on anywhere
+    (``seat.push_devices``, for the move's "your turn"). It knows whether the clock panel and
+    the turn clock have anything to read (``_clock_hints``): a move at a table with nobody on
+    leave reads no leave. Two queries; ``None`` for no such game."""
     leave_from = _leave_from()
-    seats = RowsRead(SEATS_WITH_PUSH, {"game_id": game_id}, _by_position)
-    game, rows = read_together(GAME_LOCKED, seats, values={"game_id": game_id}, key=leave_from)
-    if game is None:
-        return None
-    _seats_keep(game, rows[0])
-    _clock_hints_keep(game, leave_from)
-    return game
+    queryset = _clock_hints(Game.objects.select_for_update().filter(pk=game_id), leave_from)
+    return _game_read(queryset, lambda game: _seats_with_push(), leave_from)
 
 
 def game_unchanged(game: Game) -> bool:
@@ -358,7 +318,11 @@ def game_unchanged(game: Game) -> bool:
     same query says whether the clock panel has anything to read (``_clock_hints``), so the
     answer drawn from this copy skips the panel's empty reads."""
     leave_from = _leave_from()
-    found = GAME_UNCHANGED.run(game_id=game.pk, version=game.version, key=(leave_from, game.status))
+    same = Game.objects.filter(pk=game.pk, version=game.version, status=game.status)
+    hints = _clock_hints(same, leave_from).values(
+        "hint_leave", "hint_notices", "hint_extensions", "hint_orders"
+    )
+    found = list(hints)
     if not found:
         return False
     for name, present in found[0].items():
@@ -367,19 +331,9 @@ def game_unchanged(game: Game) -> bool:
     return True
 
 
-def _unread_count(*, player_id: int) -> QuerySet[Notification]:
-    unread = Notification.objects.filter(player_id=player_id, read_at__isnull=True)
-    return unread.values("player_id").annotate(unread=Count("pk"))
-
-
-UNREAD_COUNT = CompiledQuery(Notification, _unread_count, "player_id")
-
-
 def unread_notifications_count(player: Player) -> int:
-    """How many of the member's notifications are unread: the bell on every page (one query,
-    compiled once: games/compiled.py)."""
-    rows = UNREAD_COUNT.run(player_id=player.pk)
-    return rows[0]["unread"] if rows else 0
+    """How many of the member's notifications are unread: the bell on every page (one query)."""
+    return Notification.objects.filter(player=player, read_at__isnull=True).count()
 
 
 def player_of(user: AbstractBaseUser) -> Player | None:
@@ -428,7 +382,7 @@ def table_access_known(game: Game, user: AbstractBaseUser) -> TableAccess | None
     socket's event loop)."""
     if not user.is_authenticated or not get_user_model().player.is_cached(user):
         return None
-    if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
+    if not _read_kept(game, _SEATS_READ):
         return None
     player = user.player
     seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
@@ -523,21 +477,19 @@ def game_events(game: Game) -> list[GameEvent]:
     return list(GameEvent.objects.filter(game=game).order_by("seq"))
 
 
-def _recent_events(*, game_id: int, key: int) -> QuerySet[GameEvent]:
+def _recent_events(game_id: int, limit: int) -> QuerySet[GameEvent]:
     # Without the action as submitted: the log and the "since" panel read what it caused,
     # and the action itself may hold a secret (a face-down card) that only the replay reads.
     events = GameEvent.objects.filter(game_id=game_id).defer("action")
-    return events.order_by("-seq")[:key]
+    return events.order_by("-seq")[:limit]
 
 
-def _chat_lines(*, game_id: int, key: int) -> QuerySet[ChatMessage]:
-    lines = ChatMessage.objects.filter(game_id=game_id).select_related("player")
-    return lines.order_by("-created_at", "-pk")[:key]
-
-
-# Keyed by how many lines: a limit is part of the SQL's text, not a parameter.
-RECENT_EVENTS = CompiledQuery(GameEvent, _recent_events, "game_id", keyed=True)
-CHAT_LINES_QUERY = CompiledQuery(ChatMessage, _chat_lines, "game_id", keyed=True)
+def _kept_log_loaded(game: Game) -> list[dict[str, Any]] | None:
+    """The copy of the log's last lines on this copy of the game's row, ``None`` when it was
+    read without that column (deferred: a list of tables), which must not cost a query."""
+    if "recent_events" in game.get_deferred_fields():
+        return None
+    return game.recent_events
 
 
 def game_recent_events(game: Game, *, limit: int) -> list[GameEvent | KeptEvent]:
@@ -546,8 +498,7 @@ def game_recent_events(game: Game, *, limit: int) -> list[GameEvent | KeptEvent]
     length; once per copy of the game."""
 
     def read() -> list[GameEvent | KeptEvent]:
-        # From __dict__: a copy read without the column (deferred) must not load it.
-        kept = kept_events_read(game.pk, game.__dict__.get("recent_events"), game.version, limit)
+        kept = kept_events_read(game.pk, _kept_log_loaded(game), game.version, limit)
         if kept is not None:
             return kept
         return _events_last(game.pk, limit)
@@ -556,7 +507,7 @@ def game_recent_events(game: Game, *, limit: int) -> list[GameEvent | KeptEvent]
 
 
 def _events_last(game_id: int, limit: int) -> list[GameEvent]:
-    recent = RECENT_EVENTS.run(game_id=game_id, key=limit)
+    recent = list(_recent_events(game_id, limit))
     recent.reverse()
     return recent
 
@@ -565,7 +516,7 @@ def game_kept_events(game: Game) -> list[dict[str, Any]]:
     """The copy of the log's last lines that this copy of the game, at its version, should
     carry: its own when current, else built from the events (one query: a game saved before
     the copy existed, or whose events were written some other way)."""
-    kept = game.__dict__.get("recent_events")
+    kept = _kept_log_loaded(game)
     if game.version == 0:
         return []
     if kept_events_current(kept, game.version):
@@ -577,14 +528,9 @@ def game_chat(game: Game, *, limit: int = CHAT_LINES) -> list[ChatMessage]:
     """The chat's last ``limit`` lines, oldest first (once per copy of the game)."""
 
     def read() -> list[ChatMessage]:
-        lines = CHAT_LINES_QUERY.run(game_id=game.pk, key=limit)
+        lines = ChatMessage.objects.filter(game=game).select_related("player")
+        lines = list(lines.order_by("-created_at", "-pk")[:limit])
         lines.reverse()
         return lines
 
-    return read_once(game, _chat_read(limit), read)
-
-
-def _chat_read(limit: int) -> tuple[str, int]:
-    """What ``read_once`` keeps a game's last ``limit`` chat lines under (``game_chat``, and
-    ``game_with_seats`` for the page, which reads them with the game)."""
-    return ("chat", limit)
+    return read_once(game, ("chat", limit), read)

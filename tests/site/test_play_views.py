@@ -208,8 +208,7 @@ def test_the_page_fragment_for_htmx(alice, bob):
 # comes with the game), its HTMX fragment 5 (session, user, player, game, seats), a move 10
 # (session, user, player, savepoint, locked game, seats, guarded update, event, the turn
 # clock's row, release; whether the game moved on since is asked only when a bot or a
-# standing order may have moved it). On PostgreSQL the game and its seats
-# are one statement (games/compiled.py read_together): one query fewer on each. The log's
+# standing order may have moved it) — the same on SQLite and PostgreSQL. The log's
 # last lines come with the game's row (games/kept_log.py; they were a query of their own on
 # each). The bounds leave no room for a query per move.
 # The turn clocks add a fixed few (games/services/clocks): on the page the clock panel's

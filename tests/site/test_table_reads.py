@@ -1,18 +1,17 @@
-"""The table's reads compiled once (games/compiled.py): a run answers exactly what the queryset
-answers, for whichever game and member it is asked about, on whichever thread asks."""
+"""The table's reads (games/selectors.py): each game comes with its own seats, ruleset, visit,
+ratings, chat and bell, in a fixed number of queries on every database, and an id that finds
+no game — however large — reads as no game."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from playkit import napad_game
 
-from games.compiled import CompiledQuery
 from games.models import (
     ChatMessage,
     Game,
@@ -28,6 +27,7 @@ from games.selectors import (
     game_locked_for_move,
     game_recent_events,
     game_with_seats,
+    table_access_known,
     unread_notifications_count,
 )
 
@@ -45,16 +45,15 @@ def test_each_game_gets_its_own_seats_and_its_own_ruleset_with_no_further_query(
 ):
     first = napad_game(alice, bob)
     second = napad_game(charlie, alice, bob)
-    # Compiled on the first read; the second must not be answered with the first's values.
+    # Read one after the other: the second must not be answered with the first's values.
     for game in (first, second, first):
         with CaptureQueriesContext(connection) as queries:
             read = game_with_seats(game.pk)
             seats = _seats(read)
             ruleset_name = read.ruleset.name
             seat_games = {seat.game.pk for seat in read.seats.all()}
-        # The game with its ruleset, and its seats with players: one statement on PostgreSQL
-        # (games/compiled.py read_together), one query after the other elsewhere.
-        assert len(queries) == (1 if connection.vendor == "postgresql" else 2)
+        # The game with its ruleset, and its seats with players: two queries.
+        assert len(queries) == 2
         assert read.pk == game.pk
         assert read.state == Game.objects.get(pk=game.pk).state
         assert seats == [
@@ -96,8 +95,8 @@ def test_the_page_reads_the_chats_last_lines_with_the_game_oldest_first(alice, b
         read = game_with_seats(game.pk, visit_of=alice.player, page=True)
         lines = [(line.text, line.player.display_name) for line in game_chat(read)]
         seats = _seats(read)
-    # The game, its seats and its chat: one statement on PostgreSQL, three queries elsewhere.
-    assert len(queries) == (1 if connection.vendor == "postgresql" else 3)
+    # The game, its seats and its chat: three queries.
+    assert len(queries) == 3
     names = [alice.player.display_name, bob.player.display_name]
     assert lines == [(f"line {n}", names[n % 2]) for n in range(5, CHAT_LINES + 5)]
     assert [position for position, _name, _user in seats] == [0, 1]
@@ -114,11 +113,34 @@ def test_a_moves_locked_read_brings_the_seats_with_their_push_devices(alice, bob
     with CaptureQueriesContext(connection) as queries:
         locked = game_locked_for_move(game.pk)
         seats = [(s.position, s.player.user_id, s.push_devices) for s in locked.seats.all()]
-    # The locked game and its seats: one statement on PostgreSQL, two queries elsewhere.
-    assert len(queries) == (1 if connection.vendor == "postgresql" else 2)
+    # The locked game and its seats: two queries.
+    assert len(queries) == 2
     assert "FOR UPDATE" in queries[0]["sql"] or connection.vendor != "postgresql"
     assert seats == [(0, alice.pk, False), (1, bob.pk, True)]
     assert game_locked_for_move(game.pk + 1000) is None
+
+
+# Beyond the 64-bit integer the database's id column holds, on either side: no such game,
+# never a crash (the URL layer may refuse such ids first; the reads must not rely on it).
+OUT_OF_RANGE_IDS = [2**63, 2**64 + 5, 10**40, -(2**63) - 1]
+
+
+@pytest.mark.parametrize("game_id", OUT_OF_RANGE_IDS)
+def test_an_id_out_of_the_databases_range_reads_as_no_game(alice, bob, game_id):
+    napad_game(alice, bob)
+    assert game_with_seats(game_id) is None
+    assert game_with_seats(game_id, page=True) is None
+    assert game_with_seats(game_id, visit_of=alice.player, page=True) is None
+    assert game_locked_for_move(game_id) is None
+
+
+def test_the_page_of_an_id_out_of_range_is_not_found(alice, bob):
+    napad_game(alice, bob)
+    client = Client()
+    client.force_login(alice)
+    for game_id in OUT_OF_RANGE_IDS[:3]:
+        assert client.get(f"/games/{game_id}/").status_code == 404
+        assert client.get(f"/games/{game_id}/", HTTP_HX_REQUEST="true").status_code == 404
 
 
 def test_a_table_without_seats_is_read_with_none(alice, bob):
@@ -154,49 +176,6 @@ def test_the_logs_last_lines_are_read_without_the_submitted_actions(alice, bob):
     assert "action" in event.get_deferred_fields()
 
 
-def test_a_query_is_built_and_compiled_once_whatever_the_values(alice, bob, charlie):
-    games = [napad_game(alice, bob), napad_game(bob, charlie)]
-    built = []
-
-    def build(*, game_id):
-        built.append(game_id)
-        return Seat.objects.filter(game_id=game_id).order_by("position")
-
-    seats = CompiledQuery(Seat, build, "game_id")
-    for game in games * 2:
-        assert [s.pk for s in seats.run(game_id=game.pk)] == [
-            s.pk for s in Seat.objects.filter(game=game).order_by("position")
-        ]
-    assert len(built) == 1
-
-
-def test_a_value_the_queryset_does_not_pass_as_a_parameter_is_refused():
-    # A limit is part of the SQL's text: it cannot be a slot (it must be the key).
-    limited = CompiledQuery(Seat, lambda *, count: Seat.objects.all()[:count], "count")
-    with pytest.raises(ValueError, match="no parameter for"):
-        limited.run(count=3)
-    with pytest.raises(TypeError):
-        CompiledQuery(Seat, lambda *, game_id: Seat.objects.all(), "game_id").run(other=1)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_run_on_another_thread_uses_that_threads_connection(alice, bob):
-    game = napad_game(alice, bob)
-    game_with_seats(game.pk)  # compiled on this thread
-    answers = []
-
-    def read():
-        try:
-            answers.append(_seats(game_with_seats(game.pk)))
-        finally:
-            connection.close()
-
-    worker = threading.Thread(target=read)
-    worker.start()
-    worker.join(timeout=60)
-    assert answers == [_seats(game_with_seats(game.pk))]
-
-
 def test_each_member_bell_counts_only_their_own_unread_notifications(alice, bob, charlie):
     for n, read_at in enumerate([None, None, timezone.now()]):
         Notification.objects.create(
@@ -224,3 +203,28 @@ def test_the_game_pages_bell_counts_the_visitors_own_unread_notifications(alice,
         client.force_login(user)
         page = client.get(f"/games/{game.pk}/").content.decode()
         assert words in page.replace("</span>", "<")
+
+
+def test_a_sockets_access_needs_no_query_only_when_the_seats_came_with_the_game(
+    alice, bob, charlie, django_assert_num_queries
+):
+    # A socket works out access on its event loop when that needs no query
+    # (games/consumers.py): the seats read with the game, the member's profile loaded.
+    game = napad_game(alice, bob)
+    users = {
+        user.pk: get_user_model().objects.select_related("player").get(pk=user.pk)
+        for user in (alice, bob, charlie)
+    }
+    read = game_with_seats(game.pk)
+    with django_assert_num_queries(0):
+        known = {pk: table_access_known(read, user) for pk, user in users.items()}
+    seats = {seat.player.user_id: seat.position for seat in read.seats.all()}
+    assert {pk: (a.may_view, a.position) for pk, a in known.items()} == {
+        alice.pk: (True, seats[alice.pk]),
+        bob.pk: (True, seats[bob.pk]),
+        charlie.pk: (True, None),  # an open table: anyone may watch
+    }
+    # A copy read without its seats would need a query: not known here.
+    plain = Game.objects.get(pk=game.pk)
+    with django_assert_num_queries(0):
+        assert table_access_known(plain, users[alice.pk]) is None
