@@ -134,7 +134,9 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-def _send(group: str, message: dict) -> None:
+def send_now(group: str, message: dict) -> None:
+    """Send ``message`` to ``group`` at once (callers wait for their commit first). A failed
+    send is logged, never raised."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -148,9 +150,9 @@ def _send(group: str, message: dict) -> None:
 
 def game_updated_on_commit(game_id: int, version: int) -> None:
     transaction.on_commit(
-        lambda: _send(game_group(game_id), {"type": "game.updated", "version": version})
+        lambda: send_now(game_group(game_id), {"type": "game.updated", "version": version})
     )
 
 
 def user_notified_on_commit(user_id: int) -> None:
-    transaction.on_commit(lambda: _send(user_group(user_id), {"type": "user.notified"}))
+    transaction.on_commit(lambda: send_now(user_group(user_id), {"type": "user.notified"}))

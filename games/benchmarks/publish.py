@@ -11,11 +11,11 @@ from __future__ import annotations
 import statistics
 import time
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games import broadcast
+from games.broadcast import layer_call
 
 from .stats import spread
 
@@ -45,13 +45,13 @@ def _publish_floor():
 
 def publish_measure(*, calls: int, repeats: int) -> dict:
     layer = get_channel_layer()
-    channels = [async_to_sync(layer.new_channel)() for _ in range(LISTENERS)]
+    channels = [layer_call(layer, layer.new_channel()) for _ in range(LISTENERS)]
     for channel in channels:
-        async_to_sync(layer.group_add)(GROUP, channel)
+        layer_call(layer, layer.group_add(GROUP, channel))
     floor, client = _publish_floor()
 
     def send() -> None:
-        broadcast._send(GROUP, {"type": "game.updated", "version": 1})
+        broadcast.send_now(GROUP, {"type": "game.updated", "version": 1})
 
     try:
         send()  # the first call opens what later calls reuse
@@ -60,12 +60,12 @@ def publish_measure(*, calls: int, repeats: int) -> dict:
             sent_ms.append(_per_call_ms(send, calls))
             if floor is not None:
                 floor_ms.append(_per_call_ms(floor, calls))
-        received = async_to_sync(layer.receive)(channels[0])
+        received = layer_call(layer, layer.receive(channels[0]))
     finally:
         for channel in channels:
-            async_to_sync(layer.group_discard)(GROUP, channel)
+            layer_call(layer, layer.group_discard(GROUP, channel))
         if hasattr(layer, "flush"):
-            async_to_sync(layer.flush)()
+            layer_call(layer, layer.flush())
         if client is not None:
             client.close()
     return {

@@ -80,11 +80,11 @@ def _received(layer, channels: list[str]) -> list[list]:
 def test_a_broadcast_reaches_every_channel_of_the_group_over_one_kept_connection(layer):
     layer, connection_name = layer
     first, second, outside = _channels(layer, "game-7", members=2, outside=1)
-    broadcast._send("game-7", {"type": "game.updated", "version": 1})
+    broadcast.send_now("game-7", {"type": "game.updated", "version": 1})
     kept = _connections(connection_name)
     assert len(kept) == 1  # the loop's connection, still open after the send
     for version in (2, 3):
-        broadcast._send("game-7", {"type": "game.updated", "version": version})
+        broadcast.send_now("game-7", {"type": "game.updated", "version": version})
     assert _connections(connection_name) == kept  # no new connection per send
 
     got = _received(layer, [first, second, outside])
@@ -95,9 +95,9 @@ def test_a_broadcast_reaches_every_channel_of_the_group_over_one_kept_connection
 def test_a_process_forked_after_a_broadcast_sends_from_its_own_loop(layer):
     layer, _connection_name = layer
     member, outside = _channels(layer, "game-8", members=1, outside=1)
-    broadcast._send("game-8", {"type": "game.updated", "version": 1})
+    broadcast.send_now("game-8", {"type": "game.updated", "version": 1})
     child = multiprocessing.get_context("fork").Process(
-        target=broadcast._send, args=("game-8", {"type": "game.updated", "version": 2})
+        target=broadcast.send_now, args=("game-8", {"type": "game.updated", "version": 2})
     )
     child.start()
     child.join()
@@ -105,5 +105,5 @@ def test_a_process_forked_after_a_broadcast_sends_from_its_own_loop(layer):
     got = _received(layer, [member, outside])
     assert [[m["version"] for m in messages] for messages in got] == [[1, 2], []]
     # The parent's loop and connection serve on after the child is gone.
-    broadcast._send("game-8", {"type": "game.updated", "version": 3})
+    broadcast.send_now("game-8", {"type": "game.updated", "version": 3})
     assert [m["version"] for m in _received(layer, [member])[0]] == [3]

@@ -33,7 +33,7 @@ def test_abort_stops_the_game_with_a_reason_the_players_see(
     game = napad_game(alice, bob)
     max_ = moderator()
     with (
-        mock.patch("games.broadcast._send") as send,
+        mock.patch("games.broadcast.send_now") as send,
         django_capture_on_commit_callbacks(execute=True),
     ):
         record = moderation.game_abort(game_id=game.pk, actor=max_, reason="Cheating was reported.")
