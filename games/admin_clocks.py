@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from .admin_secrets import SecretFieldsAdminMixin
 from .models import DeadlineExtension, Leave, ReminderSent, TableNotice, TurnClock
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     """Ledgers are written by the clocks alone: staff may look, never edit."""
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -52,7 +53,7 @@ class TableNoticeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Leave)
-class LeaveAdmin(admin.ModelAdmin):
+class LeaveAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     list_display = ["player", "start", "end", "reason"]
     list_select_related = ["player"]
     search_fields = ["player__display_name", "player__user__username"]

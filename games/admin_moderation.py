@@ -22,6 +22,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.admin_secrets import SecretFieldsAdminMixin
 from games.bots import bot_choices, seat_bot_label
 from games.engines import get_engine
 from games.forms.fields import WholeNumberField
@@ -112,7 +113,7 @@ class SeatToSubstituteForm(forms.Form):
 # -- the game admin's moderation part ---------------------------------------------------------
 
 
-class ModerationActionInline(admin.TabularInline):
+class ModerationActionInline(SecretFieldsAdminMixin, admin.TabularInline):
     """The game's audit trail on its page, read-only."""
 
     model = ModerationAction
@@ -253,7 +254,7 @@ class GameModerationMixin:
 
 
 @admin.register(ModerationAction)
-class ModerationActionAdmin(admin.ModelAdmin):
+class ModerationActionAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     """The audit trail: who did what to which game, when and why. Nobody edits it."""
 
     list_display = ["created_at", "game", "action", "seat_position", "actor", "reason"]

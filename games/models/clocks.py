@@ -164,6 +164,9 @@ class StandingOrder(models.Model):
     round's pile, which is exactly what the engine's pending choice names.
     """
 
+    # The card (and what to do with it) may still lie face down on the pile.
+    SECRET_FIELDS = ("card", "preference")
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="standing_orders")
     seat = models.PositiveSmallIntegerField()
     round = models.PositiveSmallIntegerField()

@@ -122,6 +122,9 @@ class ModerationAction(models.Model):
 class SimulationRun(models.Model):
     """N bot games played with one ruleset in Celery, and what they say about its balance."""
 
+    # Bots only, but the seed deals every game of the run: nobody needs to filter on it.
+    SECRET_FIELDS = ("seed",)
+
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")
         RUNNING = "running", _("running")
