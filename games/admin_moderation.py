@@ -34,9 +34,9 @@ from games.services.moderation import (
     game_abort,
     seat_to_bot,
     seat_to_substitute,
+    table_view_record,
 )
-
-MODERATE_PERMISSION = "games.moderate_game"
+from games.services.roles import is_moderator
 
 # -- forms ------------------------------------------------------------------------------------
 
@@ -45,6 +45,14 @@ class AbortForm(forms.Form):
     reason = forms.CharField(
         label=gettext_lazy("reason (the players will read it)"),
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        max_length=1000,
+    )
+
+
+class ViewTableForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("why you open this table (kept in the audit trail)"),
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
         max_length=1000,
     )
 
@@ -146,10 +154,11 @@ class GameModerationMixin:
         "extend": (gettext_lazy("Extend the deadline"), ExtendDeadlineForm),
         "seat-bot": (gettext_lazy("Hand a seat to a bot"), SeatToBotForm),
         "seat-substitute": (gettext_lazy("Hand a seat to a substitute"), SeatToSubstituteForm),
+        "view": (gettext_lazy("Open the table (kept in the audit trail)"), ViewTableForm),
     }
 
     def has_moderate_permission(self, request: HttpRequest) -> bool:
-        return request.user.is_active and request.user.has_perm(MODERATE_PERMISSION)
+        return is_moderator(request.user)
 
     def get_inlines(self, request, obj):
         return [*super().get_inlines(request, obj), *self.moderation_inlines]
@@ -170,7 +179,11 @@ class GameModerationMixin:
             context["moderations"] = [
                 (slug, title)
                 for slug, (title, _form) in self.MODERATIONS.items()
-                if obj.status == Game.Status.RUNNING or (slug == "abort" and not obj.is_over)
+                if (slug == "view" and obj.invite_only)
+                or (
+                    slug != "view"
+                    and (obj.status == Game.Status.RUNNING or (slug == "abort" and not obj.is_over))
+                )
             ]
         return super().render_change_form(request, context, add, change, form_url, obj)
 
@@ -181,6 +194,8 @@ class GameModerationMixin:
         return form_class(data)
 
     def _apply(self, request: HttpRequest, action: str, game: Game, data: dict[str, Any]):
+        if action == "view":
+            return table_view_record(game_id=game.pk, actor=request.user, reason=data["reason"])
         if action == "abort":
             return game_abort(game_id=game.pk, actor=request.user, reason=data["reason"])
         if action == "extend":
@@ -222,6 +237,8 @@ class GameModerationMixin:
                 summary = f"{record.get_action_display()}: {record.reason}".rstrip(": ")
                 self.log_change(request, game, summary)
                 messages.success(request, _("Done: %(what)s.") % {"what": summary})
+                if action == "view":
+                    return HttpResponseRedirect(reverse("game_detail", args=[game.pk]))
                 return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
         title = self.MODERATIONS[action][0]
         context = {
