@@ -188,7 +188,8 @@ class StandingOrder(models.Model):
         verbose_name_plural = _("standing orders")
 
     def __str__(self) -> str:
-        return f"{self.game_id} r{self.round}#{self.pile_index} {self.card}"
+        # Not the card: the admin names related rows by this (a game's delete confirmation).
+        return f"{self.game_id} r{self.round}#{self.pile_index}"
 
 
 class DigestSent(models.Model):

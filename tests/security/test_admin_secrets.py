@@ -330,6 +330,20 @@ def test_the_game_pages_of_the_admin_never_show_a_running_games_secrets(running_
         assert "fire" not in body, url
 
 
+def test_a_games_delete_page_and_its_rows_names_say_no_secret(running_game):
+    """The admin names related rows by their ``str`` (a delete confirmation, the history,
+    messages): a standing order's name must not say which card lies face down."""
+    order = StandingOrder.objects.create(
+        game=running_game, seat=0, round=0, pile_index=3, card="ghostcard", preference={}
+    )
+    assert "ghostcard" not in str(order)
+    client = _client(_staff("superuser"))
+    response = client.get(reverse("admin:games_game_delete", args=[running_game.pk]))
+    body = response.content.decode()
+    assert "ghostcard" not in body
+    assert running_game.seed not in body
+
+
 # -- numbers no column can hold ------------------------------------------------------------
 
 HUGE = "9" * 30
