@@ -5,7 +5,9 @@ the grant lasts ``NAPAD_MODERATOR_VIEW_HOURS`` after their last action there."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
@@ -163,3 +165,20 @@ def test_opening_a_table_needs_a_reason_and_logs_nothing_without_one(world):
     assert response.status_code == 200  # the form again, with the problem
     assert not ModerationAction.objects.filter(game_id=hidden).exists()
     assert _table_answers(client, hidden) == NOT_SEEN
+
+
+def test_no_code_decides_anything_on_staff_status_outside_the_roles_module():
+    """``is_staff`` only lets an account into the admin (Django reads it there); who may do
+    what is asked of games/services/roles.py. Setting it (the demo organiser) is fine."""
+    root = Path(__file__).resolve().parents[2]
+    readers = []
+    for folder in ("games", "napad_site", "templates"):
+        for path in (root / folder).rglob("*"):
+            if path.suffix not in {".py", ".html", ".txt"} or "migrations" in path.parts:
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if re.search(r"\bis_(staff|superuser)\b", line) and not re.search(
+                    r"\bis_staff\s*=|update_fields=\[\"is_staff\"\]", line
+                ):
+                    readers.append(f"{path.relative_to(root)}:{number}")
+    assert [r for r in readers if not r.startswith("games/services/roles.py")] == []
