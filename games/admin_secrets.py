@@ -38,6 +38,9 @@ DATE_TRANSFORMS = frozenset(
 YEAR_RANGE = (1, 9999)
 # What a 64-bit integer column (the widest the club has) can hold.
 INTEGER_RANGE = (-(2**63), 2**63 - 1)
+# A month, day, hour...: the date drill-down builds a ``datetime`` from them, which takes a C
+# int (anything wider is an OverflowError, not the ValueError the admin turns into a message).
+DATE_PART_RANGE = (-(2**31), 2**31 - 1)
 WHOLE_NUMBER = re.compile(r"\s*[+-]?\d+\s*")
 # Lookups whose value is a comma-separated list (as the admin's query string gives them).
 LIST_LOOKUPS = frozenset({"in", "range"})
@@ -72,7 +75,7 @@ def _numbers_range(model: type[models.Model], lookup: str) -> tuple[int, int] | 
         if any(name in ("year", "iso_year") for name in rest):
             return YEAR_RANGE
         if any(name in DATE_TRANSFORMS for name in rest):
-            return INTEGER_RANGE
+            return DATE_PART_RANGE
         return None
     if isinstance(
         field, models.IntegerField | models.AutoField | models.FloatField | models.DecimalField
