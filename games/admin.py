@@ -17,6 +17,7 @@ from . import (
     admin_rulesets,  # noqa: F401 (registers Ruleset, RulesText, SimulationRun)
 )
 from .admin_moderation import GameModerationMixin
+from .admin_secrets import SecretFieldsAdminMixin
 from .models import ChatMessage, Game, GameEvent, Invitation, Seat
 
 
@@ -30,7 +31,7 @@ class ReadOnlyAdminMixin:
         return False
 
 
-class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
+class SeatInline(ReadOnlyAdminMixin, SecretFieldsAdminMixin, admin.TabularInline):
     model = Seat
     extra = 0
     can_delete = False
@@ -48,7 +49,7 @@ class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     readonly_fields = fields
 
 
-class InvitationInline(ReadOnlyAdminMixin, admin.TabularInline):
+class InvitationInline(ReadOnlyAdminMixin, SecretFieldsAdminMixin, admin.TabularInline):
     model = Invitation
     extra = 0
     can_delete = False
@@ -57,7 +58,7 @@ class InvitationInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(GameModerationMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+class GameAdmin(GameModerationMixin, ReadOnlyAdminMixin, SecretFieldsAdminMixin, admin.ModelAdmin):
     list_display = [
         "pk",
         "kind",
@@ -106,7 +107,7 @@ class GameAdmin(GameModerationMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class SeatAdmin(ReadOnlyAdminMixin, SecretFieldsAdminMixin, admin.ModelAdmin):
     """Who sat where and how it ended; changed only by services (moderation hands a seat on)."""
 
     list_display = ["game", "position", "player", "bot_kind", "identity", "place", "score"]
@@ -121,7 +122,7 @@ class SeatAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class GameEventAdmin(ReadOnlyAdminMixin, SecretFieldsAdminMixin, admin.ModelAdmin):
     """The append-only log: nobody adds, edits or deletes a row."""
 
     list_display = ["game", "seq", "seat", "by_clock", "created_at"]
@@ -137,7 +138,7 @@ class GameEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class ChatMessageAdmin(ReadOnlyAdminMixin, SecretFieldsAdminMixin, admin.ModelAdmin):
     """Table chat, for moderators: read, and delete what should not stay."""
 
     list_display = ["game", "player", "text", "created_at"]

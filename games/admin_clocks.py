@@ -10,12 +10,13 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import Http404
 
+from .admin_secrets import SecretFieldsAdminMixin
 from .converters import DB_ID_MAX, DB_ID_MIN
 from .models import DeadlineExtension, Leave, ReminderSent, TableNotice, TurnClock
 from .parsing import strict_int
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     """Ledgers are written by the clocks alone: staff may look, never edit."""
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -75,7 +76,7 @@ class TableNoticeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Leave)
-class LeaveAdmin(admin.ModelAdmin):
+class LeaveAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     list_display = ["player", "start", "end", "reason"]
     list_select_related = ["player"]
     search_fields = ["player__display_name", "player__user__username"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
+from .admin_secrets import SecretFieldsAdminMixin
 from .forms.fields import WHOLE_NUMBER_FORMFIELDS
 from .models import (
     Division,
@@ -36,7 +37,7 @@ class ReadOnly:
 
 
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     list_display = ["name", "kind", "ruleset", "min_table_size", "max_table_size", "drop_rule"]
     list_filter = ["kind"]
@@ -76,14 +77,14 @@ class LeagueAdmin(admin.ModelAdmin):
     ]
 
 
-class DivisionInline(admin.TabularInline):
+class DivisionInline(SecretFieldsAdminMixin, admin.TabularInline):
     formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     model = Division
     extra = 0
     filter_horizontal = ["members"]
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(SecretFieldsAdminMixin, admin.TabularInline):
     formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     model = Round
     extra = 0
@@ -91,7 +92,7 @@ class RoundInline(admin.TabularInline):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     list_display = ["__str__", "league", "number", "status", "starts_on", "ends_on"]
     list_filter = ["status", "league"]
@@ -123,7 +124,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
 
 @admin.register(Division)
-class DivisionAdmin(admin.ModelAdmin):
+class DivisionAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     list_display = ["name", "season", "level"]
     list_filter = ["season__league"]
@@ -131,7 +132,7 @@ class DivisionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     list_display = ["player", "league", "status", "joined_at", "left_at"]
     list_filter = ["status", "league"]
@@ -139,13 +140,13 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     formfield_overrides = WHOLE_NUMBER_FORMFIELDS
     list_display = ["__str__", "season", "number", "status", "starts_at", "deadline"]
     list_filter = ["status", "season__league"]
 
 
-class FixtureSeatInline(ReadOnly, admin.TabularInline):
+class FixtureSeatInline(ReadOnly, SecretFieldsAdminMixin, admin.TabularInline):
     model = FixtureSeat
     extra = 0
     fields = ["position", "player", "identity", "place", "score", "dropped"]
@@ -153,27 +154,27 @@ class FixtureSeatInline(ReadOnly, admin.TabularInline):
 
 
 @admin.register(Fixture)
-class FixtureAdmin(ReadOnly, admin.ModelAdmin):
+class FixtureAdmin(ReadOnly, SecretFieldsAdminMixin, admin.ModelAdmin):
     list_display = ["__str__", "round", "status", "face_to_face", "game", "played_at"]
     list_filter = ["status", "face_to_face", "season__league"]
     inlines = [FixtureSeatInline]
 
 
 @admin.register(Standing)
-class StandingAdmin(ReadOnly, admin.ModelAdmin):
+class StandingAdmin(ReadOnly, SecretFieldsAdminMixin, admin.ModelAdmin):
     list_display = ["season", "division", "rank", "player", "points", "games", "wins", "drops"]
     list_filter = ["season__league", "season"]
     ordering = ["season", "division", "rank"]
 
 
 @admin.register(Rating)
-class RatingAdmin(ReadOnly, admin.ModelAdmin):
+class RatingAdmin(ReadOnly, SecretFieldsAdminMixin, admin.ModelAdmin):
     list_display = ["player", "kind", "mu", "sigma", "games", "updated_at"]
     list_filter = ["kind"]
     search_fields = ["player__display_name"]
 
 
 @admin.register(RatingHistory)
-class RatingHistoryAdmin(ReadOnly, admin.ModelAdmin):
+class RatingHistoryAdmin(ReadOnly, SecretFieldsAdminMixin, admin.ModelAdmin):
     list_display = ["player", "kind", "played_at", "place", "table_size", "mu", "sigma"]
     list_filter = ["kind"]

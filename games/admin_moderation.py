@@ -22,10 +22,12 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.admin_secrets import SecretFieldsAdminMixin
 from games.bots import bot_choices, seat_bot_label
 from games.engines import get_engine
 from games.forms.fields import WholeNumberField
 from games.models import Game, ModerationAction, Player
+from games.roles import is_moderator
 from games.services.clocks.timeouts import stand_in_bot_kind
 from games.services.moderation import (
     ModerationError,
@@ -33,9 +35,8 @@ from games.services.moderation import (
     game_abort,
     seat_to_bot,
     seat_to_substitute,
+    table_view_record,
 )
-
-MODERATE_PERMISSION = "games.moderate_game"
 
 # -- forms ------------------------------------------------------------------------------------
 
@@ -44,6 +45,14 @@ class AbortForm(forms.Form):
     reason = forms.CharField(
         label=gettext_lazy("reason (the players will read it)"),
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        max_length=1000,
+    )
+
+
+class ViewTableForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("why you open this table (kept in the audit trail)"),
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
         max_length=1000,
     )
 
@@ -112,7 +121,7 @@ class SeatToSubstituteForm(forms.Form):
 # -- the game admin's moderation part ---------------------------------------------------------
 
 
-class ModerationActionInline(admin.TabularInline):
+class ModerationActionInline(SecretFieldsAdminMixin, admin.TabularInline):
     """The game's audit trail on its page, read-only."""
 
     model = ModerationAction
@@ -145,10 +154,11 @@ class GameModerationMixin:
         "extend": (gettext_lazy("Extend the deadline"), ExtendDeadlineForm),
         "seat-bot": (gettext_lazy("Hand a seat to a bot"), SeatToBotForm),
         "seat-substitute": (gettext_lazy("Hand a seat to a substitute"), SeatToSubstituteForm),
+        "view": (gettext_lazy("Open the table (kept in the audit trail)"), ViewTableForm),
     }
 
     def has_moderate_permission(self, request: HttpRequest) -> bool:
-        return request.user.is_active and request.user.has_perm(MODERATE_PERMISSION)
+        return is_moderator(request.user)
 
     def get_inlines(self, request, obj):
         return [*super().get_inlines(request, obj), *self.moderation_inlines]
@@ -169,7 +179,11 @@ class GameModerationMixin:
             context["moderations"] = [
                 (slug, title)
                 for slug, (title, _form) in self.MODERATIONS.items()
-                if obj.status == Game.Status.RUNNING or (slug == "abort" and not obj.is_over)
+                if (slug == "view" and obj.invite_only)
+                or (
+                    slug != "view"
+                    and (obj.status == Game.Status.RUNNING or (slug == "abort" and not obj.is_over))
+                )
             ]
         return super().render_change_form(request, context, add, change, form_url, obj)
 
@@ -180,6 +194,8 @@ class GameModerationMixin:
         return form_class(data)
 
     def _apply(self, request: HttpRequest, action: str, game: Game, data: dict[str, Any]):
+        if action == "view":
+            return table_view_record(game_id=game.pk, actor=request.user, reason=data["reason"])
         if action == "abort":
             return game_abort(game_id=game.pk, actor=request.user, reason=data["reason"])
         if action == "extend":
@@ -221,6 +237,8 @@ class GameModerationMixin:
                 summary = f"{record.get_action_display()}: {record.reason}".rstrip(": ")
                 self.log_change(request, game, summary)
                 messages.success(request, _("Done: %(what)s.") % {"what": summary})
+                if action == "view":
+                    return HttpResponseRedirect(reverse("game_detail", args=[game.pk]))
                 return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
         title = self.MODERATIONS[action][0]
         context = {
@@ -253,7 +271,7 @@ class GameModerationMixin:
 
 
 @admin.register(ModerationAction)
-class ModerationActionAdmin(admin.ModelAdmin):
+class ModerationActionAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     """The audit trail: who did what to which game, when and why. Nobody edits it."""
 
     list_display = ["created_at", "game", "action", "seat_position", "actor", "reason"]

@@ -22,6 +22,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.admin_secrets import SecretFieldsAdminMixin
 from games.bots import bot_choices, bot_kind_for, seat_bot_label
 from games.engines import ConfigError, get_engine
 from games.forms.fields import WholeNumberField
@@ -114,7 +115,7 @@ class RulesetAdminForm(forms.ModelForm):
         return cleaned
 
 
-class RulesTextInline(admin.StackedInline):
+class RulesTextInline(SecretFieldsAdminMixin, admin.StackedInline):
     model = RulesText
     extra = 0
     fields = ["language", "text"]
@@ -124,7 +125,7 @@ class RulesTextInline(admin.StackedInline):
 
 
 @admin.register(RulesText)
-class RulesTextAdmin(admin.ModelAdmin):
+class RulesTextAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     list_display = ["ruleset", "language", "updated_at"]
     list_filter = ["language", "ruleset__kind"]
     list_select_related = ["ruleset"]
@@ -172,7 +173,7 @@ class SimulationStartForm(forms.Form):
 
 
 @admin.register(Ruleset)
-class RulesetAdmin(admin.ModelAdmin):
+class RulesetAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     form = RulesetAdminForm
     change_form_template = "admin/games/ruleset/change_form.html"
     list_display = ["name", "kind", "slug", "version", "status", "published_at", "cloned_from"]
@@ -494,7 +495,7 @@ def _row(label: str, run: dict | None, base: dict | None) -> dict[str, Any]:
 
 
 @admin.register(SimulationRun)
-class SimulationRunAdmin(admin.ModelAdmin):
+class SimulationRunAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):
     list_display = ["pk", "ruleset", "status", "progress", "players", "created_at", "created_by"]
     list_filter = ["status", "ruleset__kind"]
     list_select_related = ["ruleset", "created_by"]

@@ -29,6 +29,7 @@ from django.db.models import (
 )
 from django.utils import timezone
 
+from games import roles
 from games.engines import get_engine
 from games.kept_log import (
     KEPT_EVENTS,
@@ -359,19 +360,27 @@ class TableAccess:
 
 
 def table_access(game: Game, user: AbstractBaseUser) -> TableAccess:
-    """Members may watch open tables; an invite-only table only its players and invitees.
+    """Members may watch open tables; an invite-only table only its players, invitees and
+    creator, and a moderator acting on it (``games.roles.may_view_table``).
 
     Expects ``game.seats`` prefetched (``game_with_seats``); costs a query only for an
     invite-only table the member has no seat at.
     """
     player = player_of(user)
-    if player is None:
-        return TableAccess(may_view=False, seat=None, invited=False)
-    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
+    seat = None
+    if player is not None:
+        seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
     if seat is not None:
         return TableAccess(may_view=True, seat=seat, invited=False)
-    invited = game.invite_only and Invitation.objects.filter(game=game, player=player).exists()
-    may_view = not game.invite_only or invited or game.created_by_id == user.pk or user.is_staff
+    invited = bool(
+        player is not None
+        and game.invite_only
+        and Invitation.objects.filter(game=game, player=player).exists()
+    )
+    # Who else may watch is decided in one place (docs/roles.md).
+    may_view = roles.may_view_table(
+        game, user, member=player is not None, seated=False, invited=invited
+    )
     return TableAccess(may_view=may_view, seat=None, invited=invited)
 
 

@@ -333,6 +333,9 @@ LOGGING = {
 
 # --- Club defaults -----------------------------------------------------------------------------
 NAPAD_BOT_MOVE_DELAY = float(env_int("NAPAD_BOT_DELAY_MS", 800, minimum=0)) / 1000
+# How long a moderator who opened an invitation-only table in the admin (or acted on it) may
+# watch it (games/roles.py, docs/roles.md).
+NAPAD_MODERATOR_VIEW_HOURS = env_int("NAPAD_MODERATOR_VIEW_HOURS", 24, minimum=1)
 
 # --- Turn clocks (games/services/clocks; a game may override in options["clock"]) ------------
 NAPAD_SITE_URL = env_str("NAPAD_SITE_URL", "http://127.0.0.1:8000")  # links in emails

@@ -12,6 +12,9 @@ from django.utils.translation import gettext_lazy as _
 
 
 class ApiToken(models.Model):
+    # A hash, but of a capability: nobody needs to filter or search on it.
+    SECRET_FIELDS = ("token_hash",)
+
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
     )

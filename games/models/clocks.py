@@ -164,6 +164,9 @@ class StandingOrder(models.Model):
     round's pile, which is exactly what the engine's pending choice names.
     """
 
+    # The card (and what to do with it) may still lie face down on the pile.
+    SECRET_FIELDS = ("card", "preference")
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="standing_orders")
     seat = models.PositiveSmallIntegerField()
     round = models.PositiveSmallIntegerField()
@@ -185,7 +188,8 @@ class StandingOrder(models.Model):
         verbose_name_plural = _("standing orders")
 
     def __str__(self) -> str:
-        return f"{self.game_id} r{self.round}#{self.pile_index} {self.card}"
+        # Not the card: the admin names related rows by this (a game's delete confirmation).
+        return f"{self.game_id} r{self.round}#{self.pile_index}"
 
 
 class DigestSent(models.Model):

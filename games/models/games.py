@@ -16,6 +16,11 @@ from .rulesets import Ruleset
 
 
 class Game(models.Model):
+    # Fields that hold a secret (games/models/secrets.py): never shown, filtered, searched or
+    # ordered on in the admin. The seed and the state give the whole game away; the log's
+    # copy holds private events; the setup args name the seats' dealt identities and order.
+    SECRET_FIELDS = ("seed", "state", "recent_events", "setup_args")
+
     class Status(models.TextChoices):
         OPEN = "open", _("open")
         RUNNING = "running", _("running")
@@ -127,6 +132,9 @@ class Seat(models.Model):
 
 class GameEvent(models.Model):
     """One applied action and what it caused. Append-only: rows are never updated."""
+
+    # The submitted action may name a face-down card; private events are some seats' only.
+    SECRET_FIELDS = ("action", "private_events")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()

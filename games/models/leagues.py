@@ -150,10 +150,10 @@ class League(models.Model):
         return points + [0.0] * (size - len(points))
 
     def is_organiser(self, user) -> bool:
+        """Named on the league as an organiser; staff status is not enough (docs/roles.md,
+        ``games.roles.is_league_organiser``)."""
         if not getattr(user, "is_authenticated", False):
             return False
-        if user.is_staff:
-            return True
         return self.organisers.filter(user_id=user.pk).exists()
 
 

@@ -17,6 +17,9 @@ from django.utils.translation import gettext_lazy as _
 class PushSubscription(models.Model):
     """One browser (on a phone or a computer) a member turned push notifications on in."""
 
+    # Whoever holds the endpoint and keys can push to the member's browser.
+    SECRET_FIELDS = ("endpoint", "p256dh", "auth")
+
     player = models.ForeignKey(
         "games.Player", on_delete=models.CASCADE, related_name="push_subscriptions"
     )

@@ -90,6 +90,7 @@ class ModerationAction(models.Model):
         EXTEND_DEADLINE = "extend_deadline", _("extend the deadline")
         SEAT_TO_BOT = "seat_to_bot", _("hand a seat to a bot")
         SEAT_TO_SUBSTITUTE = "seat_to_substitute", _("hand a seat to a substitute")
+        VIEW_TABLE = "view_table", _("open an invitation-only table")
 
     # PROTECT: the audit trail outlives nothing it describes; a moderated game is aborted,
     # never deleted.
@@ -121,6 +122,9 @@ class ModerationAction(models.Model):
 
 class SimulationRun(models.Model):
     """N bot games played with one ruleset in Celery, and what they say about its balance."""
+
+    # Bots only, but the seed deals every game of the run: nobody needs to filter on it.
+    SECRET_FIELDS = ("seed",)
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")

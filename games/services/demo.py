@@ -2,8 +2,9 @@
 
 The demo members' passwords are random, printed by ``runclub`` and kept in
 ``var/demo_logins.json`` (readable by the machine's owner only) so later runs can print them
-again. A demo organiser (staff, in the "Rules editors" and "Moderators" groups) lets the
-admin be tried at once; its login is kept in ``var/demo_organiser.json`` the same way.
+again. A demo organiser (staff, in the "Rules editors" and "Moderators" groups, and named as an
+organiser on the demo league: staff alone organises nothing) lets the admin and the league's
+organiser pages be tried at once; its login is kept in ``var/demo_organiser.json`` the same way.
 Nothing here runs unless ``runclub`` is started without ``--no-demo``.
 """
 
@@ -19,10 +20,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 
-from games.models import Ruleset
+from games.models import League, Ruleset
 
 from .accounts import user_sign_up
-from .leagues.demo import demo_league_ensure
+from .leagues.demo import DEMO_LEAGUE_SLUG, demo_league_ensure
 from .organisers import MODERATORS, RULES_EDITORS, organiser_groups_install
 from .play import game_create, game_start, seat_join
 
@@ -63,7 +64,9 @@ def demo_organiser_ensure() -> bool:
     """Create the demo organiser — staff, a rules editor and a moderator — unless it exists
     (also for a demo club made before there was one). True when it was created."""
     username, display_name = DEMO_ORGANISER
-    if get_user_model().objects.filter(username=username).exists():
+    existing = get_user_model().objects.filter(username=username).first()
+    if existing is not None:
+        _demo_organiser_name_on_leagues(existing)
         return False
     organiser_groups_install()
     password = secrets.token_urlsafe(9)
@@ -77,8 +80,18 @@ def demo_organiser_ensure() -> bool:
         user.is_staff = True
         user.save(update_fields=["is_staff"])
         user.groups.add(*Group.objects.filter(name__in=[RULES_EDITORS, MODERATORS]))
+        _demo_organiser_name_on_leagues(user)
     _secret_write(_organiser_file(), [username, password])
     return True
+
+
+def _demo_organiser_name_on_leagues(user) -> None:
+    """Name the demo organiser on the demo league (once it exists), beside its member."""
+    player = getattr(user, "player", None)
+    if player is None:
+        return
+    for league in League.objects.filter(slug=DEMO_LEAGUE_SLUG):
+        league.organisers.add(player)
 
 
 def demo_logins() -> list[tuple[str, str]]:

@@ -1,6 +1,7 @@
 """Moderators keeping games running: abort, extend the deadline, hand a seat to a bot or to a
-substitute member. Each action is one transaction that also writes a ``ModerationAction``
-(who, when, what, why) and tells open pages on commit.
+substitute member; and opening an invitation-only table to look at it (``table_view_record``:
+written down first, see games/roles.py). Each action is one transaction that also
+writes a ``ModerationAction`` (who, when, what, why) and tells open pages on commit.
 
 These never bump ``Game.version``: the version counts moves (``GameEvent.seq`` follows it),
 and a moderator's action is not a move. A page learns of it from the broadcast, and a move
@@ -17,6 +18,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games import roles
 from games.bots import bot_kind_for
 from games.broadcast import game_updated_on_commit
 from games.engines import get_engine
@@ -296,3 +298,24 @@ def seat_to_substitute(
         turn_clock_refresh(game)
         game_updated_on_commit(game.pk, game.version)
     return record
+
+
+def table_view_record(*, game_id: int, actor: AbstractBaseUser, reason: str) -> ModerationAction:
+    """A moderator opens a table from the admin: the audit trail keeps who, when and why, and
+    only then does an invitation-only table open to them (``roles.moderator_acting_on``)."""
+    if not roles.is_moderator(actor):
+        raise ModerationError(_("Only moderators can open a table from the admin."))
+    reason = (reason or "").strip()
+    if not reason:
+        raise ModerationError(_("Say why you open this table: the audit trail keeps it."))
+    reason = _clean_reason(reason, required=False)
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise ModerationError(_("There is no such game."))
+    return _audit(
+        game=game,
+        actor=actor,
+        action=ModerationAction.Action.VIEW_TABLE,
+        reason=reason,
+        details={"status": game.status, "version": game.version},
+    )

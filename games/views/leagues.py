@@ -23,6 +23,7 @@ from games.forms.leagues import ClubNightResultForm, SeasonCreateForm
 from games.models import Fixture, League, Membership, Player, Round, Season
 from games.models.rulesets import Ruleset
 from games.parsing import strict_int
+from games.roles import is_league_organiser
 from games.services.accounts import player_get_or_create
 from games.services.leagues import club_night, divisions, members, rounds
 from games.services.leagues.rounds import LeagueError
@@ -58,7 +59,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season = season or selectors.league_current_season(league)
     me = _me(request)
     membership = Membership.objects.filter(league=league, player=me).first()
-    is_organiser = league.is_organiser(request.user)
+    is_organiser = is_league_organiser(league, request.user)
     context = {
         **selectors.league_page_data(league, season),
         "membership": membership,
@@ -82,7 +83,7 @@ def _organiser_action(view):
     @require_POST
     def wrapped(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
         league = _league(slug)
-        if not league.is_organiser(request.user):
+        if not is_league_organiser(league, request.user):
             return HttpResponseForbidden(_("Only the league's organisers can do that."))
         try:
             return view(request, league, *args, **kwargs)
@@ -176,7 +177,7 @@ def league_result_new(request: HttpRequest, slug: str) -> HttpResponse:
     if season is None:
         messages.error(request, _("Results can be entered only while the season runs."))
         return _done(request, league)
-    is_organiser = league.is_organiser(request.user)
+    is_organiser = is_league_organiser(league, request.user)
     form = ClubNightResultForm(request.POST or None, league=league)
     if request.method == "POST" and form.is_valid():
         played_on = form.cleaned_data["played_on"]
@@ -214,7 +215,11 @@ def _result_decide(request: HttpRequest, slug: str, fixture_id: int, confirm: bo
         club_night.club_night_result_confirm if confirm else club_night.club_night_result_reject
     )
     try:
-        decide(fixture=fixture, player=_me(request), is_organiser=league.is_organiser(request.user))
+        decide(
+            fixture=fixture,
+            player=_me(request),
+            is_organiser=is_league_organiser(league, request.user),
+        )
     except LeagueError as error:
         messages.error(request, error.message)
         return _done(request, league)

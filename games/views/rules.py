@@ -19,6 +19,7 @@ from django.utils.translation import gettext
 
 from games.engines import get_engine
 from games.models import Ruleset, RulesText
+from games.roles import may_preview_drafts
 
 # What Markdown produces for rules: text, lists, tables, emphasis, links, headings. Links get
 # rel="noopener noreferrer" from nh3; everything else (script, style, on* attributes, iframes,
@@ -84,10 +85,10 @@ def rules_text_for(ruleset: Ruleset, language: str) -> tuple[str, str]:
 
 
 def _visible_rulesets(request: HttpRequest):
-    """Players see published and retired versions (old games still point at them); staff
-    also see drafts, to preview them."""
+    """Players see published and retired versions (old games still point at them); rules
+    editors also see drafts, to preview them (docs/roles.md)."""
     rulesets = Ruleset.objects.all()
-    if not (request.user.is_authenticated and request.user.is_staff):
+    if not may_preview_drafts(request.user):
         rulesets = rulesets.exclude(status=Ruleset.Status.DRAFT)
     return rulesets
 
@@ -139,7 +140,7 @@ def rules_detail(request: HttpRequest, slug: str, version: int) -> HttpResponse:
         _option_explained(option, ruleset.config) for option in engine.options(ruleset.config)
     ]
     versions = Ruleset.objects.filter(slug=ruleset.slug).exclude(pk=ruleset.pk)
-    if not (request.user.is_authenticated and request.user.is_staff):
+    if not may_preview_drafts(request.user):
         versions = versions.exclude(status=Ruleset.Status.DRAFT)
     return render(
         request,

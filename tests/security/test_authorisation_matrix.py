@@ -132,8 +132,10 @@ PAGES: dict[str, tuple[dict, dict]] = {
 }
 
 # Extra rows: the same pages for tables the personas stand differently to.
-# Staff (moderators) may watch any table; a member neither seated nor invited may not.
-INVITE_ONLY = {**members(200), "member": 404}
+# A member neither seated nor invited may not watch an invite-only table, and neither may a
+# moderator who has not opened it from the admin (that is recorded: tests/security/
+# test_staff_roles.py); staff status alone opens nothing (docs/roles.md).
+INVITE_ONLY = {**members(200), "member": 404, "staff": 404}
 INVITE_ONLY_PAGES = {
     "game_detail": INVITE_ONLY,
     "game_log": INVITE_ONLY,
@@ -323,6 +325,7 @@ SOCKETS = {
         **every((True, None)),
         "anonymous": (False, 4401),
         "member": (False, 4403),
+        "staff": (False, 4403),
     },
 }
 

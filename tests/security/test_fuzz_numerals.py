@@ -96,6 +96,8 @@ def club(db):
     for number in range(3):
         notification_send(player=alice.player, kind="test", text="Hello", key=f"n{number}")
     league = League.objects.create(name="Club", slug="club", kind="napad", ruleset=napad.ruleset)
+    # Named on it: staff status alone organises no league (docs/roles.md).
+    league.organisers.add(alice.player)
     for user in (alice, bob):
         Membership.objects.create(league=league, player=user.player)
     client = Client()

@@ -46,3 +46,24 @@ def test_it_creates_a_demo_organiser_with_staff_rights_once(settings, tmp_path):
     assert client.get("/admin/games/ruleset/").status_code == 200
     assert client.get("/admin/games/game/").status_code == 200
     assert (tmp_path / "demo_organiser.json").stat().st_mode & 0o077 == 0
+
+
+def test_the_demo_organiser_is_named_on_the_demo_league(settings, tmp_path):
+    """Staff alone organises no league (docs/roles.md): the demo organiser is named on it, so
+    the league's organiser forms can be tried with its login, made before or after the club."""
+    from games.services.demo import demo_organiser_ensure, demo_organiser_login
+    from games.services.leagues.demo import DEMO_LEAGUE_SLUG
+
+    settings.VAR_DIR = tmp_path
+    rulesets_install_defaults()
+    assert demo_organiser_ensure() is True
+    demo_club_ensure()
+    # runclub calls both on every start: the second call names it on the league made since.
+    assert demo_organiser_ensure() is False
+    league = League.objects.get(slug=DEMO_LEAGUE_SLUG)
+    username, password = demo_organiser_login()
+    assert league.organisers.filter(user__username=username).exists()
+    client = Client()
+    assert client.login(username=username, password=password)
+    page = client.get(f"/leagues/{league.slug}/").content.decode()
+    assert 'id="organiser-heading"' in page

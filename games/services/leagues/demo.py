@@ -12,10 +12,12 @@ from games.models import League, Membership, Ruleset
 from .club_night import ClubNightSeat, club_night_result_enter
 from .rounds import round_open, season_create, season_start
 
+DEMO_LEAGUE_SLUG = "club-napad"
+
 
 def demo_league_ensure(users) -> League | None:
     """Create the demo league for these users (the first organises it), once."""
-    if League.objects.filter(slug="club-napad").exists():
+    if League.objects.filter(slug=DEMO_LEAGUE_SLUG).exists():
         return None
     ruleset = (
         Ruleset.objects.filter(kind="napad", status=Ruleset.Status.PUBLISHED)
@@ -27,7 +29,7 @@ def demo_league_ensure(users) -> League | None:
         return None
     league = League.objects.create(
         name="Club Napad League",
-        slug="club-napad",
+        slug=DEMO_LEAGUE_SLUG,
         description="Tuesday's train robbers, one round every week.",
         kind="napad",
         ruleset=ruleset,

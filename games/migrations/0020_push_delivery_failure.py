@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0018_toast_lz4'),
+        ('games', '0019_moderation_view_table'),
     ]
 
     operations = [
