@@ -10,7 +10,7 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401  (connects the receivers)
+        from . import limits, signals  # noqa: F401  (the limits' system check, the receivers)
 
         # Installs the after-move pipeline in the move core (games/services/moves.py) before
         # any process — web, worker, command — makes a move.

@@ -17,6 +17,14 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from games.forms.accounts import LoginForm, ProfileForm, SignUpForm
+from games.limits import (
+    PASSWORD_RESET_ADDRESS,
+    PASSWORD_RESET_CLIENT,
+    address_key,
+    client_ip,
+    limit_reached,
+    limited_response,
+)
 from games.services.accounts import player_get_or_create, player_update, user_sign_up
 
 
@@ -47,6 +55,31 @@ class LoginView(auth_views.LoginView):
 
 
 login_view = LoginView.as_view()
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset page, limited per address asked for and per client (games/limits.py):
+    past either limit no email is sent and the page says why, with status 429."""
+
+    def form_valid(self, form):
+        # Both are counted every time, whichever refuses.
+        by_client = limit_reached(self.request, PASSWORD_RESET_CLIENT, client_ip(self.request))
+        by_address = limit_reached(
+            self.request, PASSWORD_RESET_ADDRESS, address_key(form.cleaned_data["email"])
+        )
+        refusal = by_client or by_address
+        if refusal is None:
+            return super().form_valid(form)
+        form.add_error(None, refusal.message)
+        return limited_response(
+            self.request,
+            refusal,
+            template=self.template_name,
+            context=self.get_context_data(form=form),
+        )
+
+
+password_reset_view = PasswordResetView.as_view()
 
 
 @sensitive_post_parameters("password1", "password2")
