@@ -14,11 +14,13 @@ from contextvars import ContextVar
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from games.models import Player
 from games.models.players import (
+    DISPLAY_NAME_TAKEN,
     display_name_char_refused,
     display_name_key,
     display_name_problem,
@@ -68,6 +70,21 @@ def default_display_name(user: AbstractBaseUser) -> str:
     return display_name_free(shown)
 
 
+def _player_save(player: Player) -> None:
+    """Save, turning a lookalike name saved by someone else meanwhile (full_clean passed,
+    the unique key did not) into the same refusal full_clean gives."""
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:
+        others = Player.objects.exclude(pk=player.pk) if player.pk else Player.objects.all()
+        if others.filter(display_name_key=player.display_name_key).exists():
+            raise ValidationError(
+                {"display_name": [ValidationError(DISPLAY_NAME_TAKEN, code="display_name")]}
+            ) from None
+        raise
+
+
 def player_create(
     *,
     user: AbstractBaseUser,
@@ -83,7 +100,7 @@ def player_create(
         language=language,
     )
     player.full_clean(exclude=["user"])
-    player.save()
+    _player_save(player)
     return player
 
 
@@ -107,7 +124,9 @@ def user_sign_up(
     language: str = settings.LANGUAGE_CODE,
     time_zone: str = "UTC",
 ) -> AbstractBaseUser:
-    """Create a member: the user account and its Player profile, together or not at all."""
+    """Create a member: the user account and its Player profile, together or not at all.
+    Raises ValidationError when the display name is refused or taken (also by a member who
+    signed up meanwhile)."""
     User = get_user_model()
     with transaction.atomic(), _player_made_here():
         user = User.objects.create_user(username=username, email=email, password=password)
@@ -121,7 +140,7 @@ def player_update(*, player: Player, email: str | None = None, **fields: object)
         for name, value in fields.items():
             setattr(player, name, value)
         player.full_clean(exclude=["user"])
-        player.save()
+        _player_save(player)
         if email is not None and email != player.user.email:
             player.user.email = email
             player.user.save(update_fields=["email"])

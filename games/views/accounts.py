@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -96,14 +97,19 @@ def signup(request: HttpRequest) -> HttpResponse:
         language = translation.get_language() or settings.LANGUAGE_CODE
         if language not in dict(settings.LANGUAGES):
             language = settings.LANGUAGE_CODE
-        user = user_sign_up(
-            username=form.cleaned_data["username"],
-            email=form.cleaned_data["email"],
-            password=form.cleaned_data["password1"],
-            display_name=form.cleaned_data["display_name"],
-            language=language,
-            time_zone=form.cleaned_data["time_zone"],
-        )
+        try:
+            user = user_sign_up(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+                display_name=form.cleaned_data["display_name"],
+                language=language,
+                time_zone=form.cleaned_data["time_zone"],
+            )
+        except ValidationError as error:
+            # Taken by someone who signed up meanwhile: said next to the field, as any error.
+            form.add_error(None, error)
+            return render(request, "registration/signup.html", {"form": form, "next": next_url})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request,
@@ -121,7 +127,13 @@ def profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():
         fields = {name: form.cleaned_data[name] for name in ProfileForm.Meta.fields}
-        player_update(player=player, email=form.cleaned_data["email"], **fields)
+        try:
+            player_update(player=player, email=form.cleaned_data["email"], **fields)
+        except ValidationError as error:
+            # The name was taken by someone else meanwhile.
+            form.add_error(None, error)
+            player.refresh_from_db()
+            return render(request, "accounts/profile.html", {"form": form, "player": player})
         response = redirect("profile")
         remember_language(response, player.language)
         # Said in the newly chosen language: the page that follows speaks it too.

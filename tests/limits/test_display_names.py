@@ -124,3 +124,20 @@ def test_the_demo_club_still_makes_its_members(db, settings, tmp_path):
     assert demo_organiser_ensure()
     names = set(Player.objects.values_list("display_name", flat=True))
     assert {name for _user, name, *_rest in DEMO_MEMBERS} | {"Olga (organiser)"} <= names
+
+
+def test_a_name_taken_between_the_check_and_the_save_is_refused_not_a_500(
+    client, alice, bob, bob_client, monkeypatch
+):
+    # As if Alice had signed up between the form's check and the save: only the database's
+    # unique key sees it.
+    monkeypatch.setattr(Player, "display_name_taken", lambda self: False)
+
+    signup = _sign_up(client, "ALICE")
+    profile = bob_client.post(reverse("profile"), _profile("alice"))
+
+    for response in (signup, profile):
+        assert response.status_code == 200
+        assert TAKEN in response.content.decode()
+    assert not User.objects.filter(username="zoe").exists()
+    assert Player.objects.get(user=bob).display_name == "Bob"
