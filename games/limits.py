@@ -87,8 +87,19 @@ LOGIN_MESSAGE = _(
     "Too many failed log-in attempts. Please wait a few minutes and try again, "
     "or reset your password."
 )
-LOGIN_USERNAME = Limit("napad.login.username", "LOGIN_ATTEMPTS", "username", LOGIN_MESSAGE)
-LOGIN_CLIENT = Limit("napad.login.client", "LOGIN_ATTEMPTS", "client", LOGIN_MESSAGE)
+
+
+class LoginLimit(Limit):
+    """Failures per window: two settings (NAPAD_LOGIN_ATTEMPTS, NAPAD_LOGIN_WINDOW_SECONDS)."""
+
+    def rate(self) -> tuple[int, int]:
+        return (settings.LOGIN_ATTEMPTS_LIMIT, settings.LOGIN_ATTEMPTS_WINDOW)
+
+
+LOGIN_USERNAME = LoginLimit(
+    "napad.login.username", "LOGIN_ATTEMPTS_LIMIT", "username", LOGIN_MESSAGE
+)
+LOGIN_CLIENT = LoginLimit("napad.login.client", "LOGIN_ATTEMPTS_LIMIT", "client", LOGIN_MESSAGE)
 
 # Not a rate: how many of a member's tables may wait for players at once.
 OPEN_TABLES_AT_ONCE_SETTING = "NAPAD_LIMIT_OPEN_TABLES_AT_ONCE"
@@ -254,10 +265,6 @@ def _login_counts(request: HttpRequest, username: str) -> list[tuple[Limit, str]
     return counts
 
 
-def _login_rate() -> tuple[int, int]:
-    return (settings.LOGIN_ATTEMPTS_LIMIT, settings.LOGIN_ATTEMPTS_WINDOW)
-
-
 def login_refusal(request: HttpRequest, username: str) -> Refusal | None:
     """The refusal when this username or client has failed too often in the window (asked
     before the password is checked, so a guess made meanwhile learns nothing)."""
@@ -266,7 +273,7 @@ def login_refusal(request: HttpRequest, username: str) -> Refusal | None:
             request,
             group=limit.group,
             key=lambda _group, _request, value=value: value,
-            rate=_login_rate(),
+            rate=limit.rate(),
         )
         if usage is not None and usage["count"] >= usage["limit"]:
             return Refusal(str(limit.message))
@@ -279,7 +286,7 @@ def login_failure_record(request: HttpRequest, username: str) -> None:
             request,
             group=limit.group,
             key=lambda _group, _request, value=value: value,
-            rate=_login_rate(),
+            rate=limit.rate(),
             increment=True,
         )
 

@@ -277,3 +277,29 @@ def test_with_the_cache_away_the_limits_still_count_and_nobody_gets_a_500(
 
     assert answers == [200, 200, 429]
     assert ChatMessage.objects.count() == 2
+
+
+# --- The registry -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["pl", "pt"])
+def test_every_limit_has_a_rate_and_a_translated_message(language):
+    from django.utils import translation
+
+    from games.limits import LIMITS
+
+    for limit in LIMITS:
+        count, seconds = django_ratelimit_rate(limit.rate())
+        assert count >= 1 and seconds >= 1, limit.group
+        english = str(limit.message)
+        with translation.override(language):
+            assert str(limit.message) not in ("", english), (limit.group, language)
+
+
+def django_ratelimit_rate(rate) -> tuple[int, int]:
+    """A rate as django-ratelimit reads it: (count, seconds)."""
+    if isinstance(rate, tuple):
+        return rate
+    count, period = rate.split("/")
+    multiple, unit = period[:-1] or "1", period[-1]
+    return int(count), int(multiple) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[unit]
