@@ -11,10 +11,10 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # converters: registers <id:…> before any URL configuration loads.
-        # signals: connects the receivers.
+        # limits: the limits' system check. signals: connects the receivers.
         # tasks: registers the Celery tasks in every process: the services send them by name,
         # and a registered task sent by name runs in place under an eager configuration.
-        from . import converters, signals, tasks  # noqa: F401
+        from . import converters, limits, signals, tasks  # noqa: F401
 
         # Installs the after-move pipeline in the move core (games/services/moves.py) before
         # any process — web, worker, command — makes a move.

@@ -94,3 +94,26 @@ def env_origins(name: str) -> list[str]:
                 f"{name}: {origin!r} is not an origin (scheme://host or scheme://host:port)"
             )
     return origins
+
+
+_RATE_PERIODS = {"s", "m", "h", "d"}
+
+
+def env_rate(name: str, default: str) -> str:
+    """A rate such as ``10/h`` or ``5/15m`` (a count per period of s, m, h or d, optionally
+    a multiple of it), the way django-ratelimit reads it."""
+    raw = os.environ.get(name)
+    value = default if raw is None or raw.strip() == "" else raw.strip()
+    count, sep, period = value.partition("/")
+    multiple, unit = period[:-1], period[-1:]
+    if (
+        not sep
+        or not count.isdigit()
+        or int(count) < 1
+        or unit not in _RATE_PERIODS
+        or (multiple and (not multiple.isdigit() or int(multiple) < 1))
+    ):
+        raise ImproperlyConfigured(
+            f"{name}={value!r}: expected a count per period, such as 10/h, 5/m or 3/15m"
+        )
+    return value

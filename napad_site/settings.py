@@ -24,7 +24,16 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from .database import database_from_url
-from .env import env_bool, env_host_names, env_int, env_list, env_origins, env_str, env_url
+from .env import (
+    env_bool,
+    env_host_names,
+    env_int,
+    env_list,
+    env_origins,
+    env_rate,
+    env_str,
+    env_url,
+)
 from .vapid import vapid_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -95,6 +104,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "django_ratelimit",  # the fair limits' counters (games/limits.py) and its system checks
     "ninja",  # the API docs from its own static files, not a CDN (the CSP allows only 'self')
     "games",
 ]
@@ -193,7 +203,7 @@ else:
     # Reaches only its own process: for unit tests, never for a running site.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# --- Cache (login throttling, presence) --------------------------------------------------------
+# --- Cache (the fair limits and the log-in throttle, presence) -----------------------------------
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -209,6 +219,21 @@ else:
             "LOCATION": str(VAR_DIR / "cache"),
         }
     }
+# The fair limits (games/limits.py) count in the default cache through this one, which counts
+# in the web process's memory while the default cache is not answering: a cache outage must
+# neither lock members out nor turn into a 500. A setting that replaces CACHES keeps it with
+# {..., "limits": LIMITS_CACHE}.
+LIMITS_CACHE = {"BACKEND": "napad_site.failover_cache.FailoverCache", "LOCATION": "default"}
+CACHES["limits"] = LIMITS_CACHE
+RATELIMIT_USE_CACHE = "limits"
+# A count the cache could not keep lets the request through rather than refusing everyone.
+RATELIMIT_FAIL_OPEN = True
+# django-ratelimit knows only memcached and django-redis by name, so it warns about any other
+# backend (Django's own RedisCache, this failover wrapper). What it asks of a cache is that
+# every web process share it and increment atomically: Redis does (INCRBY), and the embedded
+# setup's FileBasedCache is used by one daphne process that runs sync views one at a time.
+# games/limits.py checks the cache behind the wrapper itself (napad.E001, napad.W001).
+SILENCED_SYSTEM_CHECKS.append("django_ratelimit.W001")
 
 # --- Celery ----------------------------------------------------------------------------------
 if REDIS_URL:
@@ -298,6 +323,17 @@ LOGIN_ATTEMPTS_WINDOW = env_int("NAPAD_LOGIN_WINDOW_SECONDS", 900, minimum=1)
 # How many proxies in front of the site append to X-Forwarded-For (nginx: 1). Only their
 # entries are believed for the client's address (the log-in throttle); 0 ignores the header.
 NAPAD_TRUSTED_PROXIES = env_int("NAPAD_TRUSTED_PROXIES", 0, minimum=0)
+
+# --- Fair limits (games/limits.py; docs/limits.md) ------------------------------------------
+# Rates are "count/period" (s, m, h, d; "3/15m" is three per quarter hour), counted per member,
+# per API token, per email address or per client address in fixed windows.
+NAPAD_LIMIT_OPEN_TABLES = env_rate("NAPAD_LIMIT_OPEN_TABLES", "10/h")
+NAPAD_LIMIT_OPEN_TABLES_AT_ONCE = env_int("NAPAD_LIMIT_OPEN_TABLES_AT_ONCE", 5, minimum=1)
+NAPAD_LIMIT_PRACTICE = env_rate("NAPAD_LIMIT_PRACTICE", "20/h")
+NAPAD_LIMIT_CHAT = env_rate("NAPAD_LIMIT_CHAT", "10/m")
+NAPAD_LIMIT_API = env_rate("NAPAD_LIMIT_API", "300/m")
+NAPAD_LIMIT_PASSWORD_RESET_ADDRESS = env_rate("NAPAD_LIMIT_PASSWORD_RESET_ADDRESS", "3/h")
+NAPAD_LIMIT_PASSWORD_RESET_CLIENT = env_rate("NAPAD_LIMIT_PASSWORD_RESET_CLIENT", "10/h")
 
 # --- i18n ------------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"

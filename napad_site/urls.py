@@ -15,13 +15,12 @@ urlpatterns = [
     # The language switch also saves a member's choice in their profile.
     path("i18n/setlang/", accounts.set_language, name="set_language"),
     path("healthz", health.healthz, name="healthz"),
-    # Ours first: log-in is throttled, the reset link is the site's; the rest are Django's
-    # auth views with our templates.
+    # Ours first: log-in and password resets are limited (games/limits.py), the reset link is
+    # the site's; the rest are Django's auth views with our templates.
     path("accounts/login/", accounts.login_view, name="login"),
+    path("accounts/password_reset/", accounts.password_reset_view, name="password_reset"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.profile, name="profile"),
-    # The reset email's link from NAPAD_SITE_URL, not the request's Host header.
-    path("accounts/password_reset/", accounts.password_reset_view, name="password_reset"),
     path("accounts/api-tokens/", api_tokens.api_tokens, name="api_tokens"),
     path(
         "accounts/api-tokens/<id:token_id>/revoke",

@@ -21,6 +21,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from games.engines import EngineError
+from games.limits import LimitReached, limited_response
 from games.services.api_tokens import ApiTokenError
 from games.services.play import PlayError
 
@@ -55,6 +56,11 @@ def _error(request: HttpRequest, status: int, detail: str, **extra) -> HttpRespo
 def play_error(request: HttpRequest, exc: PlayError) -> HttpResponse:
     problems = {str(field or "__all__"): messages for field, messages in exc.problems.items()}
     return _error(request, 400, exc.message, problems=problems)
+
+
+@api.exception_handler(LimitReached)
+def limit_reached(request: HttpRequest, exc: LimitReached) -> HttpResponse:
+    return limited_response(request, exc.refusal)
 
 
 @api.exception_handler(ApiTokenError)

@@ -18,6 +18,7 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.security import APIKeyCookie, HttpBearer
 from ninja.utils import check_csrf
 
+from games.limits import API_CALLS, LimitReached, limit_reached, token_key
 from games.services.api_tokens import api_token_user
 
 
@@ -37,6 +38,9 @@ class BearerToken(HttpBearer):
         user = api_token_user(token)
         if user is None:
             raise AuthenticationError(message=_("That API token is unknown or was revoked."))
+        refusal = limit_reached(request, API_CALLS, token_key(token))
+        if refusal is not None:
+            raise LimitReached(refusal)
         # Code further down (services, middleware-free helpers) reads request.user.
         request.user = user
         _speak_the_members_language(request, user)

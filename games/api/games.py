@@ -37,7 +37,13 @@ from .tables import BODY_ERRORS, GameId, table_data, visible_game
 
 router = Router(tags=["games"])
 
-GAME_ERRORS = {401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ValidationErrorOut}
+GAME_ERRORS = {
+    401: ErrorOut,
+    403: ErrorOut,
+    404: ErrorOut,
+    422: ValidationErrorOut,
+    429: ErrorOut,
+}
 LOG_LIMIT = 500
 
 

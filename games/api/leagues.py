@@ -22,7 +22,7 @@ from .schemas import ErrorOut, ValidationErrorOut, WholeNumber
 
 router = Router(tags=["leagues"])
 
-ERRORS = {401: ErrorOut, 404: ErrorOut, 422: ValidationErrorOut}
+ERRORS = {401: ErrorOut, 404: ErrorOut, 422: ValidationErrorOut, 429: ErrorOut}
 LEAGUE_REF = r"^[-a-zA-Z0-9_]{1,80}$"
 
 

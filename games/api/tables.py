@@ -18,6 +18,7 @@ from ninja import Path, Query, Router, Status
 from games.bots import bots_described, level_of
 from games.converters import DB_ID_MAX, DB_ID_MIN
 from games.engines import get_engine
+from games.limits import LimitReached, table_creation_refusal
 from games.models import Game, Player, Ruleset
 from games.naming import seat_name
 from games.selectors import (
@@ -56,6 +57,7 @@ TABLE_ERRORS = {
     403: ErrorOut,
     404: ErrorOut,
     422: ValidationErrorOut,
+    429: ErrorOut,
 }
 BODY_ERRORS = {413: ErrorOut, 422: ValidationErrorOut}
 
@@ -177,7 +179,7 @@ def _invitees(usernames: list[str]) -> list[Player]:
     return list(players.values())
 
 
-@router.get("/me", response={200: MeOut, 401: ErrorOut}, tags=["you"])
+@router.get("/me", response={200: MeOut, 401: ErrorOut, 429: ErrorOut}, tags=["you"])
 def me(request: HttpRequest):
     """Who the API thinks you are."""
     player = player_of(request.auth)
@@ -188,7 +190,7 @@ def me(request: HttpRequest):
     }
 
 
-@router.get("/rulesets", response={200: list[RulesetOut], 401: ErrorOut})
+@router.get("/rulesets", response={200: list[RulesetOut], 401: ErrorOut, 429: ErrorOut})
 def rulesets_list(request: HttpRequest):
     """Published rulesets, with the options a table may switch and the bots it may seat."""
     rulesets = Ruleset.objects.filter(status=Ruleset.Status.PUBLISHED).order_by(
@@ -214,7 +216,10 @@ def rulesets_list(request: HttpRequest):
     return rows
 
 
-@router.get("/tables", response={200: list[TableOut], 401: ErrorOut, 422: ValidationErrorOut})
+@router.get(
+    "/tables",
+    response={200: list[TableOut], 401: ErrorOut, 422: ValidationErrorOut, 429: ErrorOut},
+)
 def tables_list(request: HttpRequest, which: Query[Literal["open", "mine", "finished"]] = "open"):
     """Tables to join (``open``), your open and running games, your turn first (``mine``),
     or recently finished ones (``finished``)."""
@@ -231,6 +236,9 @@ def tables_list(request: HttpRequest, which: Query[Literal["open", "mine", "fini
 def table_create(request: HttpRequest, payload: TableCreateIn):
     """Open a table; you take the first seat that is not a bot's."""
     ruleset = _published_ruleset(payload.ruleset_id, payload.kind)
+    refusal = table_creation_refusal(request)
+    if refusal is not None:
+        raise LimitReached(refusal)
     game = play.game_create(
         creator=request.auth,
         ruleset=ruleset,

@@ -20,6 +20,7 @@ from django.utils.crypto import get_random_string
 
 from games.engines import get_engine
 from games.models import Game, Player, Ruleset
+from games.models.players import display_name_key
 from games.services.play import game_create, game_start, seat_join
 from games.services.rulesets import rulesets_install_defaults
 
@@ -36,7 +37,15 @@ def members_create(count: int, *, prefix: str) -> list:
     )
     # bulk_create sends no post_save, so the profiles are made here in one go.
     Player.objects.bulk_create(
-        [Player(user=user, display_name=f"{prefix} {index}") for index, user in enumerate(users)]
+        [
+            # (bulk_create calls no save(), which keeps the key otherwise)
+            Player(
+                user=user,
+                display_name=f"{prefix} {index}",
+                display_name_key=display_name_key(f"{prefix} {index}"),
+            )
+            for index, user in enumerate(users)
+        ]
     )
     return list(get_user_model().objects.filter(username__startswith=f"{prefix}-").order_by("pk"))
 

@@ -72,7 +72,10 @@ def bench_environment(
         connection.settings_dict["TEST"]["NAME"] = _throwaway_name(Path(folder))
         overrides = {
             "ROOT_URLCONF": "games.benchmarks.urls",
-            "CACHES": {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
+            "CACHES": {
+                "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+                "limits": settings.LIMITS_CACHE,
+            },
             "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
             "NAPAD_BOT_MOVE_DELAY": 0,
             # Fast hashing for the bench's members; nobody logs in with a password here.

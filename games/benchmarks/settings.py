@@ -12,13 +12,16 @@ import json
 import os
 
 from napad_site.settings import *  # noqa: F403
-from napad_site.settings import ALLOWED_HOSTS, INSTALLED_APPS
+from napad_site.settings import ALLOWED_HOSTS, INSTALLED_APPS, LIMITS_CACHE
 
 DATABASES = {"default": json.loads(os.environ["NAPAD_BENCH_DATABASE"])}
 DATABASE_ROUTERS: list = []
 INSTALLED_APPS = [app for app in INSTALLED_APPS if app != "channels_lite"]
 ROOT_URLCONF = "games.benchmarks.urls"
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "limits": LIMITS_CACHE,
+}
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 NAPAD_BOT_MOVE_DELAY = 0

@@ -5,44 +5,17 @@ from __future__ import annotations
 import zoneinfo
 
 from django import forms
-from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from games.limits import LOGIN_MESSAGE, client_ip, login_failure_record, login_refusal
 from games.models import Player
-from games.services.accounts import (
-    login_attempts_exceeded,
-    login_failure_record,
-    login_failures_clear,
-)
+from games.models.players import DISPLAY_NAME_TAKEN, display_name_problem, display_name_tidy
 
-
-def client_ip(request) -> str | None:
-    """The address the request came from, for the per-address log-in throttle.
-
-    ``X-Forwarded-For`` is believed only as far as ``NAPAD_TRUSTED_PROXIES`` says: each of
-    that many proxies in front of the site appends the address it received the request from,
-    so with N proxies the client is the (N+1)-th address from the right of the header's
-    hops followed by ``REMOTE_ADDR``; anything further left was written by the client and can
-    be forged. With no proxy (the default, 0) the header is ignored: a client reaching the
-    site directly could otherwise send a new address with every guess.
-    """
-    if request is None:
-        return None
-    remote = request.META.get("REMOTE_ADDR") or None
-    proxies = settings.NAPAD_TRUSTED_PROXIES
-    if not proxies:
-        return remote
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
-    addresses = [*hops, remote] if remote else hops
-    if not addresses:
-        return None
-    # Fewer addresses than proxies: a proxy was skipped; the leftmost is the best there is.
-    return addresses[-(proxies + 1)] if len(addresses) > proxies else addresses[0]
+__all__ = ["client_ip"]  # (the limits' client address; imported from here by older code)
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -56,27 +29,20 @@ class ThrottledLoginMixin:
     Checked before the password, so a guess made while throttled learns nothing.
     """
 
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "throttled": _(
-            "Too many failed log-in attempts. Please wait a few minutes and try again, "
-            "or reset your password."
-        ),
-    }
+    error_messages = {**AuthenticationForm.error_messages, "throttled": LOGIN_MESSAGE}
 
     def clean(self):
+        # The counts live in games/limits.py; a success starts the username's count afresh
+        # (it is keyed by the member's last log-in).
         username = self.cleaned_data.get("username") or ""
-        ip = client_ip(self.request)
-        if login_attempts_exceeded(username=username, ip=ip):
+        if login_refusal(self.request, username) is not None:
             raise ValidationError(self.error_messages["throttled"], code="throttled")
         try:
-            cleaned = super().clean()
+            return super().clean()
         except ValidationError as exc:
             if getattr(exc, "code", None) == "invalid_login":
-                login_failure_record(username=username, ip=ip)
+                login_failure_record(self.request, username)
             raise
-        login_failures_clear(username=username)
-        return cleaned
 
 
 class LoginForm(ThrottledLoginMixin, AuthenticationForm):
@@ -126,6 +92,15 @@ class SignUpForm(UserCreationForm):
                 _("A member with this email address already exists."), code="email_taken"
             )
         return email
+
+    def clean_display_name(self) -> str:
+        name = display_name_tidy(self.cleaned_data["display_name"])
+        problem = display_name_problem(name)
+        if problem is None and Player(display_name=name).display_name_taken():
+            problem = DISPLAY_NAME_TAKEN
+        if problem is not None:
+            raise ValidationError(problem, code="display_name")
+        return name
 
     def clean_time_zone(self) -> str:
         value = self.cleaned_data.get("time_zone") or ""

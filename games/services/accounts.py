@@ -1,4 +1,4 @@
-"""Members: signing up, the Player profile every user has, and login throttling.
+"""Members: signing up, and the Player profile every user has.
 
 Every user gets exactly one Player. Sign-up creates it here with the details the member typed;
 users made any other way (``createsuperuser``, the admin) get one from the ``post_save`` signal
@@ -8,21 +8,24 @@ in ``games.signals``, which calls :func:`player_get_or_create`.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import logging
 from collections.abc import Iterator
 from contextvars import ContextVar
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.cache import cache
-from django.core.cache.backends.locmem import LocMemCache
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from games.models import Player
-
-logger = logging.getLogger(__name__)
+from games.models.players import (
+    DISPLAY_NAME_TAKEN,
+    display_name_char_refused,
+    display_name_key,
+    display_name_problem,
+    display_name_tidy,
+)
 
 DISPLAY_NAME_MAX = Player._meta.get_field("display_name").max_length
 
@@ -44,9 +47,42 @@ def _player_made_here() -> Iterator[None]:
         _player_made_by_caller.reset(token)
 
 
+def display_name_free(name: str) -> str:
+    """``name``, or the first of "name 2", "name 3"… that no other member's name looks like
+    (for names the site chooses: a new account's default, the demo's members)."""
+    name = display_name_tidy(name)[:DISPLAY_NAME_MAX]
+    candidate, number = name, 1
+    while Player.objects.filter(display_name_key=display_name_key(candidate)).exists():
+        number += 1
+        suffix = f" {number}"
+        candidate = name[: DISPLAY_NAME_MAX - len(suffix)].rstrip() + suffix
+    return candidate
+
+
 def default_display_name(user: AbstractBaseUser) -> str:
+    """A free name from the user's full name or username, without the characters a display
+    name may not hold (an account made in the admin or by ``createsuperuser``)."""
     full_name = getattr(user, "get_full_name", lambda: "")().strip()
-    return (full_name or user.get_username())[:DISPLAY_NAME_MAX]
+    raw = full_name or user.get_username()
+    shown = "".join(char for char in raw if not display_name_char_refused(char))
+    if display_name_problem(display_name_tidy(shown)) is not None:
+        shown = _("Member")
+    return display_name_free(shown)
+
+
+def _player_save(player: Player) -> None:
+    """Save, turning a lookalike name saved by someone else meanwhile (full_clean passed,
+    the unique key did not) into the same refusal full_clean gives."""
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:
+        others = Player.objects.exclude(pk=player.pk) if player.pk else Player.objects.all()
+        if others.filter(display_name_key=player.display_name_key).exists():
+            raise ValidationError(
+                {"display_name": [ValidationError(DISPLAY_NAME_TAKEN, code="display_name")]}
+            ) from None
+        raise
 
 
 def player_create(
@@ -58,17 +94,21 @@ def player_create(
 ) -> Player:
     player = Player(
         user=user,
-        display_name=display_name.strip()[:DISPLAY_NAME_MAX] or default_display_name(user),
+        display_name=display_name_tidy(display_name)[:DISPLAY_NAME_MAX]
+        or default_display_name(user),
         time_zone=time_zone,
         language=language,
     )
     player.full_clean(exclude=["user"])
-    player.save()
+    _player_save(player)
     return player
 
 
 def player_get_or_create(*, user: AbstractBaseUser) -> Player:
     """The user's Player, made with defaults if the user has none yet."""
+    player = Player.objects.filter(user=user).first()
+    if player is not None:
+        return player
     player, _created = Player.objects.get_or_create(
         user=user, defaults={"display_name": default_display_name(user)}
     )
@@ -84,7 +124,9 @@ def user_sign_up(
     language: str = settings.LANGUAGE_CODE,
     time_zone: str = "UTC",
 ) -> AbstractBaseUser:
-    """Create a member: the user account and its Player profile, together or not at all."""
+    """Create a member: the user account and its Player profile, together or not at all.
+    Raises ValidationError when the display name is refused or taken (also by a member who
+    signed up meanwhile)."""
     User = get_user_model()
     with transaction.atomic(), _player_made_here():
         user = User.objects.create_user(username=username, email=email, password=password)
@@ -98,63 +140,8 @@ def player_update(*, player: Player, email: str | None = None, **fields: object)
         for name, value in fields.items():
             setattr(player, name, value)
         player.full_clean(exclude=["user"])
-        player.save()
+        _player_save(player)
         if email is not None and email != player.user.email:
             player.user.email = email
             player.user.save(update_fields=["email"])
     return player
-
-
-# --- Login throttling ---------------------------------------------------------------------------
-# A fixed window per username and per client address, counted in the cache: after
-# LOGIN_ATTEMPTS_LIMIT failures within LOGIN_ATTEMPTS_WINDOW seconds, further attempts are refused
-# before the password is even checked, so guessing stays slow whatever the answer would be.
-#
-# When the cache (Redis, scaled) is not answering, members can still log in: the counts are
-# kept in this process's memory until it answers again — still a limit on guessing, per web
-# process, for the minutes an outage lasts. /healthz reports the cache as failing meanwhile.
-
-_fallback_counts = LocMemCache("napad-login-throttle", {"MAX_ENTRIES": 10000})
-
-
-def _throttle_cache(operation: str, *args, **kwargs):
-    try:
-        return getattr(cache, operation)(*args, **kwargs)
-    except ValueError:
-        raise  # incr() of a key whose window ran out: the caller starts a new one
-    except Exception as error:
-        logger.warning(
-            "login throttle: the cache is not answering (%s); counting in this process",
-            type(error).__name__,
-        )
-        return getattr(_fallback_counts, operation)(*args, **kwargs)
-
-
-def _attempt_keys(*, username: str, ip: str | None) -> list[str]:
-    name = hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
-    keys = [f"login-failures:user:{name}"]
-    if ip:
-        keys.append(f"login-failures:ip:{ip}")
-    return keys
-
-
-def login_attempts_exceeded(*, username: str, ip: str | None) -> bool:
-    limit = settings.LOGIN_ATTEMPTS_LIMIT
-    counts = _throttle_cache("get_many", _attempt_keys(username=username, ip=ip))
-    return any(count >= limit for count in counts.values())
-
-
-def login_failure_record(*, username: str, ip: str | None) -> None:
-    window = settings.LOGIN_ATTEMPTS_WINDOW
-    for key in _attempt_keys(username=username, ip=ip):
-        # add() starts the window only if none is running; incr() keeps its expiry.
-        _throttle_cache("add", key, 0, timeout=window)
-        try:
-            _throttle_cache("incr", key)
-        except ValueError:
-            # The window ran out between add() and incr(): start a new one.
-            _throttle_cache("set", key, 1, timeout=window)
-
-
-def login_failures_clear(*, username: str) -> None:
-    _throttle_cache("delete_many", _attempt_keys(username=username, ip=None))

@@ -22,7 +22,7 @@ from django.db import transaction
 
 from games.models import League, Ruleset
 
-from .accounts import user_sign_up
+from .accounts import display_name_free, user_sign_up
 from .leagues.demo import DEMO_LEAGUE_SLUG, demo_league_ensure
 from .organisers import MODERATORS, RULES_EDITORS, organiser_groups_install
 from .play import game_create, game_start, seat_join
@@ -75,7 +75,7 @@ def demo_organiser_ensure() -> bool:
             username=username,
             email=f"{username}@example.org",
             password=password,
-            display_name=display_name,
+            display_name=display_name_free(display_name),
         )
         user.is_staff = True
         user.save(update_fields=["is_staff"])
@@ -127,7 +127,7 @@ def demo_club_ensure() -> bool:
                 username=username,
                 email=f"{username}@example.org",
                 password=password,
-                display_name=display_name,
+                display_name=display_name_free(display_name),
                 time_zone=time_zone,
                 language=language,
             )

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -19,6 +20,14 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from games.forms.accounts import LoginForm, ProfileForm, SignUpForm
+from games.limits import (
+    PASSWORD_RESET_ADDRESS,
+    PASSWORD_RESET_CLIENT,
+    address_key,
+    client_ip,
+    limit_reached,
+    limited_response,
+)
 from games.services.accounts import player_get_or_create, player_update, user_sign_up
 from games.services.clocks.reminders import site_url
 
@@ -53,12 +62,27 @@ login_view = LoginView.as_view()
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """Django's, with the link in the email built from the site's configured address
-    (``NAPAD_SITE_URL``, as every other email's links are): by default Django takes the
-    scheme and the ``Host`` header of the request, which the sender chooses — a link to
-    another port or host."""
+    """Django's reset page, limited per address asked for and per client (games/limits.py):
+    past either limit no email is sent and the page says why, with status 429. The link in
+    the email is built from the site's configured address (``NAPAD_SITE_URL``, as every other
+    email's links are): by default Django takes the scheme and the ``Host`` header of the
+    request, which the sender chooses — a link to another port or host."""
 
     def form_valid(self, form):
+        # Both limits are counted every time, whichever refuses.
+        by_client = limit_reached(self.request, PASSWORD_RESET_CLIENT, client_ip(self.request))
+        by_address = limit_reached(
+            self.request, PASSWORD_RESET_ADDRESS, address_key(form.cleaned_data["email"])
+        )
+        refusal = by_client or by_address
+        if refusal is not None:
+            form.add_error(None, refusal.message)
+            return limited_response(
+                self.request,
+                refusal,
+                template=self.template_name,
+                context=self.get_context_data(form=form),
+            )
         # Read on each request, so a settings change (or a test's) is followed. The email's
         # context is Django's with these values put over it (``extra_email_context``).
         site = urlsplit(site_url())
@@ -89,14 +113,19 @@ def signup(request: HttpRequest) -> HttpResponse:
         language = translation.get_language() or settings.LANGUAGE_CODE
         if language not in dict(settings.LANGUAGES):
             language = settings.LANGUAGE_CODE
-        user = user_sign_up(
-            username=form.cleaned_data["username"],
-            email=form.cleaned_data["email"],
-            password=form.cleaned_data["password1"],
-            display_name=form.cleaned_data["display_name"],
-            language=language,
-            time_zone=form.cleaned_data["time_zone"],
-        )
+        try:
+            user = user_sign_up(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+                display_name=form.cleaned_data["display_name"],
+                language=language,
+                time_zone=form.cleaned_data["time_zone"],
+            )
+        except ValidationError as error:
+            # Taken by someone who signed up meanwhile: said next to the field, as any error.
+            form.add_error(None, error)
+            return render(request, "registration/signup.html", {"form": form, "next": next_url})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request,
@@ -114,7 +143,13 @@ def profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():
         fields = {name: form.cleaned_data[name] for name in ProfileForm.Meta.fields}
-        player_update(player=player, email=form.cleaned_data["email"], **fields)
+        try:
+            player_update(player=player, email=form.cleaned_data["email"], **fields)
+        except ValidationError as error:
+            # The name was taken by someone else meanwhile.
+            form.add_error(None, error)
+            player.refresh_from_db()
+            return render(request, "accounts/profile.html", {"form": form, "player": player})
         response = redirect("profile")
         remember_language(response, player.language)
         # Said in the newly chosen language: the page that follows speaks it too.

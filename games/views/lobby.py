@@ -5,8 +5,10 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from games.forms.tables import TableCreateForm
+from games.limits import limited_response, table_creation_refusal
 from games.selectors import lobby_finished_games, lobby_my_games, lobby_open_tables
 from games.services.play import PlayError, game_create
 
@@ -28,6 +30,9 @@ def game_create_view(request: HttpRequest) -> HttpResponse:
     form = TableCreateForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        refusal = table_creation_refusal(request)
+        if refusal is not None:
+            return limited_response(request, refusal, back_url=reverse("lobby"))
         try:
             game = game_create(
                 creator=request.user,

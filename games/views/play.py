@@ -9,12 +9,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from games.engines import EngineError, get_engine
 from games.gamelog import log_entries
+from games.limits import CHAT, limit_reached, limited_response, member_key
 from games.models import Game
 from games.naming import seat_names
 from games.parsing import strict_int
@@ -188,6 +190,12 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
     game, access = _visible_game(request, game_id)
+    refusal = limit_reached(request, CHAT, member_key(request))
+    if refusal is not None:
+        if request.htmx:
+            chat = render_chat(game, request=request, error=refusal.message)
+            return limited_response(request, refusal, fragment=chat)
+        return limited_response(request, refusal, back_url=reverse("game_detail", args=[game.pk]))
     try:
         play.chat_message_post(
             game_id=game.pk, user=request.user, text=request.POST.get("text", "")
