@@ -9,8 +9,10 @@ from __future__ import annotations
 import os
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
+from django.utils import translation
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
@@ -44,6 +46,15 @@ def _member(username: str, display_name: str, *, language: str = "en"):
         display_name=display_name,
         language=language,
     )
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    # A request activates its reader's language in the thread and leaves it there (the next
+    # request's middleware sets its own); code a test then calls outside a request must not
+    # speak the previous test's language.
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)
