@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from i18nkit import visible_texts
+from i18nkit import COLT_TM, reader, table_started, visible_texts
 
 from games.models import Ruleset, RulesText
 from games.services import rules_texts
@@ -194,3 +194,11 @@ def test_the_account_pages_and_their_errors_read_brazilian(alice):
     page = " ".join(seen)
     assert "senha" in page and "usuário" in page
     assert _european(page) == []
+
+
+@pytest.mark.django_db
+def test_the_home_page_names_a_members_game_in_portuguese(alice, bob):
+    game = table_started(COLT_TM, alice, bob)
+    html = reader(alice, "pt").get(reverse("home")).content.decode()
+    assert f"#{game.pk} · Colt Express + Máquina do Tempo" in html
+    assert "Time Machine" not in " ".join(visible_texts(html, "pt"))
