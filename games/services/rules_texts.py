@@ -7,7 +7,23 @@ Each part mirrors an English part of ``games/services/rulesets.py`` and uses the
 
 from __future__ import annotations
 
+import hashlib
+
 LANGUAGES = ("pl", "pt")
+
+# SHA-256 of each default ruleset's Portuguese text as shipped in European Portuguese, before
+# the site's Portuguese became Brazilian. A row that still holds one of them was never corrected
+# by an organiser, so installing the defaults replaces it with today's text.
+SUPERSEDED_SHA256 = frozenset(
+    {
+        "303e1e87d49924010812ca82f49a9e18191b9423e59fe21eb84779a425e66aa8",
+        "8373ed60dc5770e03897e7ae796f73911cc6b3667ff90a5b75980b412c709015",
+        "060ddd0fe40b457df5efacea8a16fabb516964a2dafef30a551e33ee16128753",
+        "5af0e321e3c812cbcb132ab04577f3081d4992cbe1e0fb1fd6064831a4e01308",
+        "d5f8e1d6617f7af23ad97b54b89ac58e28845b5f14fce54d574e0259b64cca12",
+        "9a786bc16fcc1a80c69fa3b0a5c89c4118e51c490fa3e8c3b2cd061f1e8eca3e",
+    }
+)
 
 NAPAD_RULES = {
     "pl": """\
@@ -37,32 +53,32 @@ pieniądze = zielony). Każdy gracz tasuje 15 kart swojego gangu w kryjówkę i 
 miejsce jest wspólne.
 """,
     "pt": """\
-**To jest napad!** (Nasza Księgarnia, 2021; a partir de *Caramba!* de Michael Schacht), 2–4
+**To jest napad!** (Nasza Księgarnia, 2021; baseado em *Caramba!* de Michael Schacht), 2–4
 jogadores.
 
-> **Cartas predefinidas concebidas.** Os valores impressos carta a carta não são conhecidos.
+> **Cartas padrão criadas pelo clube.** Os valores impressos carta a carta não são conhecidos.
 > Cada bando tem as mesmas 15 cartas equilibradas (cada cor tem dez metades de valor 2, 3, 3,
 > 4, 4, 5, 5, 6, 6, 7) e cada carga tem vagões de valor 2, 2, 3, 3, 4, 5. Os organizadores podem
-> pôr os números do seu exemplar numa nova versão das regras.
+> colocar os números do seu exemplar em uma nova versão das regras.
 
 **Preparação.** Três pilhas de vagões viradas para baixo — o tesouro (ouro = amarelo, dinamite
-= vermelho, dinheiro = verde). Cada jogador baralha as 15 cartas do seu bando no esconderijo e
+= vermelho, dinheiro = verde). Cada jogador embaralha as 15 cartas do seu bando no esconderijo e
 compra 5.
 
-**Uma ronda (6 rondas).**
-1. *Engatar 3 novos vagões*: junta-se ao comboio um vagão de cada carga.
-2. *Isto é um assalto!* A partir de quem tem o marcador de jogador inicial, pela ordem dos
+**Uma rodada (6 rodadas).**
+1. *Engatar 3 novos vagões*: um vagão de cada carga é engatado ao trem.
+2. *Isto é um assalto!* Começando por quem tem o marcador de jogador inicial, na ordem dos
    lugares, cada jogador envia um membro do bando (uma carta com a metade escolhida para cima:
-   a sua cor diz pelo que luta) ou passa. Quem passou já não luta nesta ronda. Quem tem o
-   marcador não pode passar na sua primeira vez.
-3. *Divisão do saque*, cor a cor: o único total mais alto captura **todos** os vagões dessa
-   cor e essas cartas saem do jogo; as cartas dessa cor dos outros voltam à mão. Empate no
-   topo: ninguém captura, todas essas cartas voltam à mão.
-4. *Chegada de reforços*: cada um compra 2 cartas do esconderijo; o marcador passa ao lugar
+   a cor dela diz pelo que ele luta) ou passa. Quem passou não luta mais nesta rodada. Quem tem
+   o marcador não pode passar na primeira vez.
+3. *Divisão do saque*, cor por cor: o único total mais alto captura **todos** os vagões dessa
+   cor, e essas cartas saem do jogo; as cartas dessa cor dos outros voltam para a mão. Empate no
+   topo: ninguém captura, e todas essas cartas voltam para a mão.
+4. *Chegada de reforços*: cada um compra 2 cartas do esconderijo; o marcador passa para o lugar
    seguinte.
 
-**Pontuação.** A soma dos valores dos vagões capturados. Um empate é decidido por mais cartas
-na mão; depois disso, o lugar é partilhado.
+**Pontuação.** A soma dos valores dos vagões capturados. Um empate é decidido por quem tem mais
+cartas na mão; depois disso, o lugar é compartilhado.
 """,
 }
 
@@ -74,7 +90,7 @@ go zdobyły, plus kule samych wagonów; co najmniej jedną), dodaje 1 do *h*. Pu
 *n* × *h*.
 """,
     "pt": """\
-**Variante A: pontuação com balas.** Para cada cor: *n* = os seus vagões capturados dessa cor,
+**Variante A: pontuação com balas.** Para cada cor: *n* = seus vagões capturados dessa cor,
 *h* = o valor mais alto entre eles; quem tiver mais balas dessa cor (nas metades das cartas que
 a capturaram, mais as balas dos próprios vagões; pelo menos uma) soma 1 a *h*. Pontos da cor
 = *n* × *h*.
@@ -88,7 +104,7 @@ NAPAD_VARIANT_B_RULES = {
 remisujący.
 """,
     "pt": """\
-**Variante B: bónus pelos vagões de valor 2.** Quem capturou mais vagões de valor 2 (de
+**Variante B: bônus pelos vagões de valor 2.** Quem capturou mais vagões de valor 2 (de
 qualquer cor; pelo menos um) ganha +1 por cada um; em caso de empate, ganham todos os
 empatados.
 """,
@@ -124,34 +140,34 @@ sakiewkę, którą wybije ciosem; strzały Django przesuwają cel o Wagon dalej;
 Ghost może zagrać pierwszą kartę rundy zakrytą; Tuco może strzelać przez dach swojego Wagonu.
 """,
     "pt": """\
-**Colt Express** (Ludonaute, 2014), 2–6 jogadores, 5 rondas.
+**Colt Express** (Ludonaute, 2014), 2–6 jogadores, 5 rodadas.
 
 **Preparação.** A locomotiva e um vagão por jogador (dois vagões com 2 jogadores), bens em cada
-vagão (sacos de dinheiro virados para baixo, joias), o Xerife e uma maleta na locomotiva. Cada
-bandido tem 10 Cartas de Ação, 6 balas e um saco de dinheiro de $250.
+vagão (sacos de dinheiro virados para baixo, joias), o Xerife e uma maleta dentro da locomotiva.
+Cada bandido tem 10 Cartas de Ação, 6 Cartas de Bala e um saco de dinheiro de $250.
 
-**Armação!** Cada um compra 6 cartas (Doc 7). Em cada turno da carta de ronda, cada jogador
-baixa uma Carta de Ação na pilha comum ou compra 3. Os turnos normais jogam-se virados para
-cima, os túneis virados para baixo; Acelerar são dois turnos seguidos; Invertido segue no
-sentido contrário.
+**Armação!** Cada um compra 6 cartas (Doc 7). Em cada turno da carta de rodada, cada jogador
+baixa uma Carta de Ação na pilha central ou compra 3. Nos turnos normais as cartas são baixadas
+viradas para cima, nos túneis viradas para baixo; Acelerar são dois turnos seguidos; Invertido
+segue no sentido contrário.
 
-**Execução!** A pilha executa-se pela ordem em que foi jogada. *Mover* (dentro: um vagão; no
+**Execução!** A pilha é executada na ordem em que foi jogada. *Mover* (dentro: um vagão; no
 teto: 1–3 vagões), *Mudar de Piso*, *Atirar* (dê uma Carta de Bala a um bandido na sua linha de
-visão), *Roubar* (pegue uma peça de bens do seu lugar), *Bater* (um bandido no seu lugar larga
-uma peça de bens e é empurrado um vagão), *Xerife* (mova-o um vagão). Um bandido nunca pode
-estar dentro do vagão do Xerife: leva uma Carta de Bala Neutra e sobe para o teto. O dono da
-carta faz cada escolha quando ela se executa.
+visão), *Roubar* (pegue uma peça de bens do seu lugar), *Bater* (um bandido no seu lugar deixa
+cair uma peça de bens e é empurrado um vagão), *Xerife* (mova-o um vagão). Um bandido nunca pode
+estar dentro do vagão do Xerife: recebe uma Carta de Bala Neutra e passa para cima do vagão. O
+dono da carta faz cada escolha quando ela é executada.
 
-**Fim da ronda.** Acontece o evento da carta de ronda; o primeiro jogador passa para a
+**Fim da rodada.** Acontece o evento da carta de rodada; o primeiro jogador passa para a
 esquerda.
 
-**Pontuação.** Os seus bens, mais $1000 para cada jogador empatado no maior número de tiros
-dados (o *Pistoleiro*). Um empate vai para quem levou menos Cartas de Bala; depois disso,
-partilham a vitória.
+**Pontuação.** Seus bens, mais $1000 para cada jogador empatado no maior número de tiros
+dados (o *Pistoleiro*). Um empate vai para quem levou menos Cartas de Bala; depois disso, os
+jogadores compartilham a vitória.
 
-**Personagens.** Belle não é alvo quando outro bandido o puder ser; Cheyenne fica com o saco de
+**Personagens.** Belle não é alvo quando outro bandido puder ser; Cheyenne fica com o saco de
 dinheiro que faz cair ao bater; os tiros de Django empurram o alvo um vagão para longe; Doc
-compra 7; Ghost pode baixar a sua primeira carta da ronda virada para baixo; Tuco pode atirar
+compra 7; Ghost pode baixar sua primeira carta da rodada virada para baixo; Tuco pode atirar
 através do teto do seu vagão.
 """,
 }
@@ -162,8 +178,8 @@ COLT_ROUND_DECK_PUBLISHED = {
 karta stacji.
 """,
     "pt": """\
-**Baralho de rondas (como publicado).** Quatro cartas de ronda ao acaso para o número de
-jogadores e, como quinta ronda, uma carta de estação.
+**Baralho de rodadas (como publicado).** Quatro cartas de rodada sorteadas para o número de
+jogadores e, como quinta rodada, uma carta de estação.
 """,
 }
 
@@ -173,7 +189,7 @@ COLT_ROUND_DECK_GUIDE = {
 (tak mówi portugalski przewodnik po zasadach).
 """,
     "pt": """\
-**Baralho de rondas «5 de 7».** Cinco cartas de ronda ao acaso das sete para o número de
+**Baralho de rodadas “5 de 7”.** Cinco das sete cartas de rodada sorteadas para o número de
 jogadores, sem carta de estação (como diz o guia de regras).
 """,
 }
@@ -189,12 +205,12 @@ faza „Napad!”; na koniec gry samotny Bandyta w Wehikule Czasu dostaje 500 $ 
 """,
     "pt": """\
 **Máquina do Tempo.** Um único lugar à frente da locomotiva, vizinho do seu teto e do seu
-interior. Um Mover pode entrar nela (do teto conta como um passo para lá da locomotiva); o
-Xerife nunca entra. Dela pode atirar nos tetos na sua linha de visão e no interior da
-locomotiva. Depois da Frenagem, os bandidos no teto da locomotiva vão para ela. Se no fim de uma
-ronda estiver lá exatamente um bandido, esconde-se em segredo debaixo de um vagão e reaparece
-dentro dele quando começa a Execução!; no fim do jogo, um bandido sozinho nela recebe $500 e os
-bens que lá estiverem.
+interior. Um Mover pode entrar nela (do teto, conta como um passo além da locomotiva); o
+Xerife nunca entra. Dela é possível atirar nos tetos na linha de visão e no interior da
+locomotiva. Depois da Frenagem, os bandidos no teto da locomotiva vão para ela. Se no fim de
+uma rodada houver exatamente um bandido lá, ele se esconde em segredo debaixo de um vagão e
+reaparece dentro dele quando começa a Execução!; no fim do jogo, um bandido sozinho nela recebe
+$500 e os bens que estiverem lá.
 """,
 }
 
@@ -202,3 +218,8 @@ bens que lá estiverem.
 def translated(parts: list[dict[str, str]], language: str) -> str:
     """The parts of a default ruleset's rules, in ``language``, as the English is joined."""
     return "\n".join(part[language] for part in parts)
+
+
+def superseded(text: str) -> bool:
+    """Whether ``text`` is a default text shipped before and never edited since."""
+    return hashlib.sha256(text.encode()).hexdigest() in SUPERSEDED_SHA256

@@ -226,14 +226,25 @@ def rulesets_install_defaults() -> list[Ruleset]:
 
 def _default_rules_texts_install() -> None:
     """The default rulesets' rules in Polish and Portuguese, where no text in that language
-    exists yet (an organiser's own translation is never replaced)."""
+    exists yet or where it is still a superseded default text (an organiser's own translation
+    is never replaced)."""
     wanted = {(d.slug, d.version): d for d in DEFAULT_RULESETS if d.translated_parts}
     rulesets = [
         ruleset
         for ruleset in Ruleset.objects.filter(slug__in={slug for slug, _v in wanted})
         if (ruleset.slug, ruleset.version) in wanted
     ]
-    have = set(RulesText.objects.filter(ruleset__in=rulesets).values_list("ruleset_id", "language"))
+    by_id = {ruleset.pk: ruleset for ruleset in rulesets}
+    existing = list(RulesText.objects.filter(ruleset__in=rulesets, language__in=texts.LANGUAGES))
+    have = {(row.ruleset_id, row.language) for row in existing}
+    # A default text shipped before (European Portuguese) and never edited gives way to today's.
+    for row in existing:
+        if texts.superseded(row.text):
+            ruleset = by_id[row.ruleset_id]
+            row.text = texts.translated(
+                list(wanted[ruleset.slug, ruleset.version].translated_parts), row.language
+            )
+            row.save(update_fields=["text", "updated_at"])
     missing = [
         RulesText(
             ruleset=ruleset,

@@ -110,4 +110,4 @@ def test_the_offline_page_speaks_the_members_language(alice):
     portuguese = client.get("/offline/")
     assert portuguese["Content-Language"] == "pt"
     text = portuguese.content.decode()
-    assert "Está sem ligação — os seus jogos estarão aqui quando voltar." in text
+    assert "Você está off-line — seus jogos estarão aqui quando você voltar." in text

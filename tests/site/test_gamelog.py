@@ -166,7 +166,7 @@ def test_places_on_the_train_are_said_as_each_sentence_needs_them():
         assert event_text(move, NAMES, kind="colt") == "Alice (Doc) przechodzi na dach wagonu E."
     with translation.override("pt"):
         assert event_text(move, NAMES, kind="colt") == (
-            "Alice (Doc) move-se para o teto do vagão E."
+            "Alice (Doc) se move para o teto do vagão E."
         )
 
 
