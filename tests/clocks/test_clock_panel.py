@@ -180,3 +180,65 @@ def test_a_colt_member_sees_the_standing_orders_of_their_own_cards(alice, bob, c
                 assert [
                     i.attrs["value"] for i in form.find_all("input", name="csrfmiddlewaretoken")
                 ] == [TOKEN]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_moves_push_carries_each_members_own_panel(alice, bob, charlie):
+    # The socket's push after a move renders the same panel as the page: the member now
+    # waiting is offered "+24 h" for the one to move, who is not, nor is a spectator; all of
+    # them see the table's notice.
+    import json
+
+    from asgiref.sync import sync_to_async
+    from clockkit import legal
+    from django.db import connections
+    from django.test import Client
+
+    from games.services.play import move_submit
+    from napad_site.asgi import application
+    from tests.socketkit import Socket
+
+    game = await sync_to_async(started_game)(alice, bob)
+    await sync_to_async(table_notice_post)(game=game, kind="info", text=NOTICE)
+    sockets = {}
+    for user in (alice, bob, charlie):
+        client = Client()
+        await sync_to_async(client.force_login)(user)
+        cookie = (
+            f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+        )
+        socket = Socket(
+            application,
+            f"/ws/games/{game.pk}/",
+            headers=[
+                (b"origin", b"http://localhost"),
+                (b"host", b"localhost"),
+                (b"cookie", cookie.encode()),
+            ],
+        )
+        assert (await socket.connect())[0] is True
+        await socket.receive_from()  # the table as it is on connect
+        sockets[user] = socket
+    mover = await sync_to_async(user_to_move)(game, [alice, bob])
+    action = (await sync_to_async(legal)(game))[0]
+    result = await sync_to_async(move_submit)(
+        game_id=game.pk, user=mover, action=json.dumps(action), expected_version=0
+    )
+    assert result.ok
+    next_mover = await sync_to_async(user_to_move)(game, [alice, bob])
+    next_seat = await sync_to_async(seat_of)(game, next_mover)
+    for user, socket in sockets.items():
+        pushed = await socket.receive_from()
+        assert 'data-version="1"' in pushed
+        panel = parse(pushed).find("div", id="clock-panel")
+        notices = panel.find("ul", cls="clock-panel__notices").find_all("li")
+        assert any(li.text().endswith(NOTICE) for li in notices)
+        forms = panel.find_all("form", cls="clock-extend")
+        if user in (next_mover, charlie):
+            assert forms == []
+        else:
+            (form,) = forms
+            assert form.find("input", name="seat").attrs["value"] == str(next_seat.position)
+    for socket in sockets.values():
+        await socket.disconnect()
+    await sync_to_async(connections.close_all)()
