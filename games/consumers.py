@@ -46,6 +46,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from .broadcast import game_group, user_group
+from .clock_panel import PANEL_NOTICES
 from .models import Player
 from .rendering import LOG_LINES, render_chat, render_game_live
 from .selectors import (
@@ -61,7 +62,6 @@ from .services.notifications import table_notices
 from .services.presence import PRESENCE_REFRESH_SECONDS, presence_touch
 from .services.standing_orders import standing_orders_preload
 from .services.visits import visit_seen
-from .templatetags.clock_tags import PANEL_NOTICES
 
 # Entries kept: an update of one game takes a handful (the read, the chat, the spectators'
 # view, one per seated member), and an entry is only needed while its update fans out.

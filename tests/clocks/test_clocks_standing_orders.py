@@ -354,14 +354,15 @@ def test_the_boards_view_gives_the_same_orders_as_the_engines_own(game, seats, a
     assert [row["card"] for row in standing_orders_for(game, me, view=board)] == ["fire", "rob"]
 
 
-# templates/clocks/standing_orders.html, which ``{% standing_orders_form %}`` replaced, as it was.
-ORDERS_TEMPLATE = '{% load i18n %}{% if orders %}\n<details class="standing-orders">\n  <summary><h2 id="standing-orders-title">{% translate "Standing orders" %}</h2> <span class="muted">{% blocktranslate count cards=orders|length %}{{ cards }} card of yours on the pile{% plural %}{{ cards }} cards of yours on the pile{% endblocktranslate %}</span></summary>\n  <p class="muted">{% translate "Say now how each of your cards should be carried out when it resolves. If the order is not possible then, you will be asked." %}</p>\n  <ol class="standing-orders__list">\n    {% for order in orders %}\n      <li>\n        <form method="post" action="{{ order_url }}" hx-post="{{ order_url }}" hx-target="#game-live" hx-swap="outerHTML">{% csrf_token %}\n          <input type="hidden" name="pile_index" value="{{ order.pile_index }}">\n          <label for="order-{{ order.pile_index }}">{% blocktranslate trimmed with card=order.card_label number=order.pile_index|add:1 %}Card {{ number }}: {{ card }}{% endblocktranslate %}</label>\n          <select id="order-{{ order.pile_index }}" name="choice">\n            <option value="">{% translate "Ask me when it resolves" %}</option>\n            {% for value, label in order.choices %}<option value="{{ value }}"{% if value == order.chosen %} selected{% endif %}>{{ label }}</option>{% endfor %}\n          </select>\n          <button class="button button--small">{% translate "Save" %}</button>\n        </form>\n      </li>\n    {% endfor %}\n  </ol>\n</details>\n{% endif %}\n'  # noqa: E501
-
-
 @pytest.mark.parametrize("language", ["en", "pl", "pt"])
-def test_the_orders_form_is_drawn_as_its_template_drew_it(language):
-    from django.template import Context, Template
+def test_the_orders_form_offers_each_card_its_choices_with_the_chosen_one_selected(game, language):
+    # clocks/panel.html#standing_orders, given orders for every kind of card (an odd label and
+    # an odd bandit's name among them): one form per card, its label naming the card, its
+    # choices as the service lists them, the saved order selected, every text shown as text.
+    from django.template.loader import render_to_string
     from django.utils import translation
+    from django.utils.translation import gettext, ngettext
+    from markup import parse
 
     from games.services.standing_orders import order_choices
 
@@ -381,18 +382,58 @@ def test_the_orders_form_is_drawn_as_its_template_drew_it(language):
         orders.append(
             {"pile_index": index, "card_label": label, "choices": choices, "chosen": chosen}
         )
-    old, new = (
-        Template(ORDERS_TEMPLATE),
-        Template("{% load clock_tags %}{% standing_orders_form %}"),
-    )
+    assert len(orders) >= 5
+    assert any("<b>Doc</b>" in label for o in orders for _v, label in o["choices"])
+    url = f"/games/{game.pk}/orders"
     with translation.override(language):
-        for some in (orders, orders[:1], orders[2:4], []):
+        for some in (orders, orders[:1], orders[2:4]):
             for csrf in ("t0k3n<&>", None):
-                values = {"orders": some, "order_url": "/games/7/orders?a&b"}
+                values = {"orders": some, "game": game}
                 if csrf is not None:
                     values["csrf_token"] = csrf
-                drawn = new.render(Context(values))
-                assert drawn == old.render(Context(values))
-    full = new.render(Context({"orders": orders, "order_url": "/o"}))
-    assert "<b>Doc" not in full and "&lt;b&gt;Doc" in full and " selected>" in full
-    assert len(orders) >= 5
+                html = render_to_string("clocks/panel.html#standing_orders", values)
+                details = parse(html).find("details", cls="standing-orders")
+                summary = details.find("summary")
+                assert summary.find("h2", id="standing-orders-title").text() == gettext(
+                    "Standing orders"
+                )
+                assert summary.find("span", cls="muted").text() == ngettext(
+                    "%(cards)s card of yours on the pile",
+                    "%(cards)s cards of yours on the pile",
+                    len(some),
+                ) % {"cards": len(some)}
+                assert details.find("p", cls="muted").text() == gettext(
+                    "Say now how each of your cards should be carried out when it resolves."
+                    " If the order is not possible then, you will be asked."
+                )
+                items = details.find("ol", cls="standing-orders__list").find_all("li")
+                assert len(items) == len(some)
+                for item, order in zip(items, some, strict=True):
+                    index = order["pile_index"]
+                    form = item.find("form")
+                    assert form.attrs["method"] == "post"
+                    assert form.attrs["action"] == form.attrs["hx-post"] == url
+                    assert form.attrs["hx-target"] == "#game-live"
+                    tokens = form.find_all("input", name="csrfmiddlewaretoken")
+                    assert [t.attrs["value"] for t in tokens] == ([csrf] if csrf else [])
+                    pile = form.find("input", type="hidden", name="pile_index")
+                    assert pile.attrs["value"] == str(index)
+                    # The label names the select (its accessible name) and the card.
+                    label = form.find("label")
+                    assert label.attrs["for"] == f"order-{index}"
+                    assert label.text() == gettext("Card %(number)s: %(card)s") % {
+                        "number": index + 1,
+                        "card": order["card_label"],
+                    }
+                    select = form.find("select", id=f"order-{index}", name="choice")
+                    options = select.find_all("option")
+                    assert options[0].attrs["value"] == ""
+                    assert options[0].text() == gettext("Ask me when it resolves")
+                    assert [(o.attrs["value"], o.text()) for o in options[1:]] == [
+                        (value, label) for value, label in order["choices"]
+                    ]
+                    selected = [o.attrs["value"] for o in options if "selected" in o.attrs]
+                    assert selected == ([order["chosen"]] if order["chosen"] else [])
+                    assert form.find("button", cls="button--small").text() == gettext("Save")
+                # Card labels and bandits' names are text, never markup.
+                assert details.find_all("i") == [] and details.find_all("b") == []

@@ -484,8 +484,8 @@ def test_a_quiet_table_reads_nothing_for_its_clock_panel(alice, bob, django_asse
 
 def test_a_quiet_panel_is_drawn_and_a_notice_shows_on_it(alice, bob):
     # The member to move: nobody to give "+24 h" to, no leave, no notice — an empty panel
-    # (tests/clocks/test_clock_panel.py compares it with the templates it replaced); a
-    # notice posted then is on the next fragment.
+    # (tests/clocks/test_clock_panel.py pins what it shows); a notice posted then is on the
+    # next fragment.
     from games.services.notifications import table_notice_post
 
     game = napad_game(alice, bob)
