@@ -17,7 +17,6 @@ from django.utils.translation import gettext
 
 from games.catchup import spot_key
 from games.templatetags.board_labels import cargo_name
-from games.templatetags.drawing import said_here
 
 TO_LOCOMOTIVE = "locomotive"
 
@@ -41,9 +40,8 @@ def napad_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bo
 
     Returns True: every legal action has its button on the board."""
     up_label = gettext("%(cargo)s %(value)s up")
-    # One pass over each seat's played cards, their cargoes said once per language: a late
-    # board holds 15–25 of them, and each gettext looks the language up again.
-    said = said_here()
+    # Each cargo named once per board: a late board holds 15–25 played cards of 3 cargoes.
+    cargo_names: dict[Any, Any] = {}
     for seat in view["seats"]:
         by_colour: dict[str, list[dict[str, Any]]] = {}
         cargo_of: dict[str, Any] = {}
@@ -52,7 +50,9 @@ def napad_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bo
             for half in card["halves"]:
                 if half["colour"] == colour:
                     cargo = half["cargo"]
-                    name = said(cargo_name, cargo)
+                    name = cargo_names.get(cargo)
+                    if name is None:
+                        name = cargo_names[cargo] = cargo_name(cargo)
                     card["label"] = up_label % {"cargo": name, "value": half["value"]}
                     cargo_of.setdefault(colour, cargo)
                     break

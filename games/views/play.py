@@ -251,7 +251,11 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         # After the end nothing is secret: the spectator's board plus every seat's hand.
         engine = get_engine(game.kind)
         context["all_hands"] = [
-            {"name": context["names"].get(seat), "hand": engine.view(state, seat)["hand"]}
+            {
+                "name": context["names"].get(seat),
+                "hand": engine.view(state, seat)["hand"],
+                "viewer": seat,
+            }
             for seat in seat_positions
         ]
         context["hands_template"] = f"games/{game.kind}/hands.html"

@@ -41,13 +41,9 @@ STATE_ONLY_KEYS = ('"hands": [', '"decks": [', '"hideouts": [', '"round_deck": [
 
 _SPACE = re.compile(r"\s+")
 _PILE_ITEM = re.compile(r'<li class="pile__card([^"]*)"[^>]*>(.*?)</li>', re.S)
-# An unplayed gang card as the markup draws it: the hand on the table page (each half a form
-# or a plain half) and the replay's hands (games/napad/card.html): id, first colour, value.
-_NAPAD_UNPLAYED = re.compile(
-    r'<div class="gang-card" aria-label="Card (\d+)"> '
-    r'<div class="gang-card__half gang-card__half--(\w+)"> '
-    r'<span class="gang-card__value">(\d+)</span>'
-)
+# An unplayed gang card as the markup draws it (games/napad/board.html#hand-card): the hand on
+# the table page (each half a form or a plain half) and the replay's hands: id, first colour,
+# value.
 _NAPAD_HAND_CARD = re.compile(
     r'<li class="gang-card" data-flip="card-\d+-(\d+)">\s*<(?:form|div)[^>]*'
     r'class="gang-card__half gang-card__half--(\w+)".*?<span class="gang-card__value">(\d+)</span>',
@@ -250,7 +246,7 @@ def _scan_json(data: Any, secrets: Secrets) -> list[str]:
 def _scan_html(page: str, secrets: Secrets) -> list[str]:
     hits = []
     if secrets.own_napad_cards is not None:
-        found = _NAPAD_UNPLAYED.findall(page) + _NAPAD_HAND_CARD.findall(page)
+        found = _NAPAD_HAND_CARD.findall(page)
         drawn = Counter(f"{i}/{c}/{v}" for i, c, v in found)
         if drawn - secrets.own_napad_cards:
             extra = sorted(drawn - secrets.own_napad_cards)
