@@ -260,7 +260,7 @@ def test_a_bot_move_is_queued_after_commit_with_the_delay(
     monkeypatch.setattr(
         tasks.bot_move_play_task,
         "apply_async",
-        lambda args, countdown: queued.append((args, countdown)),
+        lambda args, kwargs=None, countdown=None, **options: queued.append((args, countdown)),
     )
     game = napad_table(alice, bot_seats={1: "random"})
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
