@@ -32,7 +32,7 @@ from django.utils.translation import ngettext
 from games.boards import CHOICE_MARKS, DECORATORS, action_key
 from games.catchup import CONTEXT_ACTIONS, SINCE_ACTIONS, catchup_build
 from games.engines import get_engine
-from games.gamelog import log_entries
+from games.gamelog import log_entries, log_groups
 from games.kept_log import KEPT_EVENTS
 from games.models import Game
 from games.naming import seat_name
@@ -210,7 +210,7 @@ def game_context(
             round_now=(context["view"] or {}).get("round"),
         ),
         turn_time_limit=duration_text(game.turn_time_limit),
-        # The log box's links and icons (games/templatetags/game_log.py table_log).
+        # The log box's links and icons (templates/games/_log.html log_box).
         log_url=table_url("game_log", game.pk),
         replay_url=table_url("game_replay", game.pk),
         log_sprite=log_sprite(),
@@ -265,6 +265,8 @@ def game_context(
             everything=finished,
             current_round=view.get("round"),
         )
+    # The log box's lines under their headings, newest first (templates/games/_log.html).
+    context["log_groups"] = log_groups(context["log"], game.kind, newest_first=True)
     context["announcement"] = _announcement(context["status"], context["log"], announce_after)
     return context
 

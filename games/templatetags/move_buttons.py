@@ -1,39 +1,18 @@
-"""A move button, ``{% move_button action_json label ... %}``: the markup that
-``{% include "games/_act_form.html" with ... %}`` drew (tests/site/test_move_button.py),
-without a template lookup and a context push per button."""
+"""``{% move_button action_json label ... %}``: one move's form, rendered by its template
+(templates/games/_act_form.html) — what ``{% include "games/_act_form.html" with ... %}``
+renders. The table's own templates include the form; this tag remains for the boards' hand
+tags (napad_board.py, colt_board.py) that still call it, and goes once they no longer do."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
-from django.utils.safestring import SafeString, mark_safe
-
-from games.templatetags.drawing import csrf_input
-from games.templatetags.escaping import escaped
+from django.utils.safestring import SafeString
 
 register = template.Library()
 
-
-# One move button, as templates/games/_act_form.html drew it when included (the same markup,
-# byte for byte): the action's form posting to the board's act_url with the page's version.
-_MOVE_BUTTON = (
-    '<form method="post" action="{url}" hx-post="{url}" hx-target="#game-live"'
-    ' hx-swap="outerHTML"{form_class}>{csrf}'
-    '\n  <input type="hidden" name="action" value="{action}">'
-    '\n  <input type="hidden" name="version" value="{version}">'
-    '\n  <button class="button {button_class}"{aria_label}{marks}>{label}</button>'
-    "\n</form>\n"
-)
-_ACT_URL, _GAME_VERSION = template.Variable("act_url"), template.Variable("game.version")
-
-
-def _looked_up(variable: template.Variable, context: template.Context) -> Any:
-    """``{{ variable }}``'s value, or ``""`` where the template would print nothing."""
-    try:
-        return variable.resolve(context)
-    except template.VariableDoesNotExist:
-        return ""
+ACT_FORM_TEMPLATE = "games/_act_form.html"
 
 
 @register.simple_tag(takes_context=True)
@@ -48,17 +27,16 @@ def move_button(
     marks: Any = "",
 ) -> SafeString:
     """``{% move_button action.json action.label marks=action.marks %}``: the form of one
-    move, what ``{% include "games/_act_form.html" with ... %}`` drew, without a template
-    lookup and a context push per button (a hand shows up to 19 buttons)."""
-    html = _MOVE_BUTTON.format(
-        url=escaped(_looked_up(_ACT_URL, context)),
-        form_class=f' class="{escaped(form_class)}"' if form_class else "",
-        csrf=csrf_input(context),
-        action=escaped(action_json),
-        version=escaped(_looked_up(_GAME_VERSION, context)),
-        button_class=escaped(button_class or "button--action"),
-        aria_label=f' aria-label="{escaped(aria_label)}"' if aria_label else "",
-        marks=f' data-names="{escaped(marks)}"' if marks else "",
-        label=escaped(label),
-    )
-    return mark_safe(html)  # noqa: S308 (every value escaped)
+    move, rendered in the calling template's context (its ``act_url``, ``game.version`` and
+    CSRF token) as an include with these values would."""
+    form = context.template.engine.get_template(ACT_FORM_TEMPLATE)
+    values = {
+        "action_json": action_json,
+        "label": label,
+        "button_class": button_class,
+        "form_class": form_class,
+        "aria_label": aria_label,
+        "marks": marks,
+    }
+    with context.push(values):
+        return form.render(context)
