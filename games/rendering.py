@@ -25,7 +25,6 @@ from django.http import HttpRequest
 from django.template.context_processors import csrf
 from django.template.loader import render_to_string
 from django.utils.functional import SimpleLazyObject
-from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -54,8 +53,6 @@ CHART_CACHE_SECONDS = 7 * 24 * 3600
 LIVE_TEMPLATE = "games/game_detail.html#live"
 CHAT_TEMPLATE = "games/game_detail.html#chat"
 SINCE_TEMPLATE = "games/game_detail.html#since"
-# The page's live region (templates/base.html), refilled by each answer and push.
-ANNOUNCE_MARKUP = '<div id="live-region" hx-swap-oob="innerHTML">{}</div>'
 
 
 def duration_text(duration: timedelta) -> str:
@@ -317,10 +314,8 @@ def render_game_live(
     else:
         context["user"] = request.user
         context.update(csrf(request))
-    html = render_to_string(LIVE_TEMPLATE, context)
-    # The live region's words, drawn here: a template of its own would cost a second
-    # render (its context processors again) on every answer and push for one escaped value.
-    return html + format_html(ANNOUNCE_MARKUP, context["announcement"])
+    # The live partial ends with the parts that swap by id and the live region's words.
+    return render_to_string(LIVE_TEMPLATE, context)
 
 
 @functools.cache

@@ -15,10 +15,17 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from markupkit import parsed
-from playkit import napad_game, napad_table, play_one, play_to_end
+from playkit import (
+    member_client,
+    napad_game,
+    napad_table,
+    play_one,
+    play_to_end,
+    user_to_move,
+)
 
 from games.models import Game
-from games.rendering import game_context
+from games.rendering import game_context, render_game_live
 from games.selectors import game_with_seats
 
 pytestmark = pytest.mark.django_db
@@ -146,3 +153,30 @@ def test_the_words_are_translated(alice, bob):
             bar = parsed(render_to_string(STATUS_TEMPLATE, context)).find("div", id="game-status")
         for english in ("Your turn.", "Decide by", "Go to your decision"):
             assert english not in bar.text, (language, english)
+
+
+def test_a_move_answer_tells_the_live_region_the_status_as_text(alice, bob):
+    """The live parts end with the page's live region refilled by id: the status line and
+    the latest action, a member's name shown as text; the whole page keeps its own, empty."""
+    alice.player.display_name = 'Al <b>"&"</b>'
+    alice.player.save()
+    game = game_with_seats(napad_game(alice, bob).pk)
+    # The latest action is Alice's, so the region names her.
+    while user_to_move(game, [alice, bob]) != alice:
+        assert play_one(game, [alice, bob]).ok
+        game.refresh_from_db()
+    assert play_one(game, [alice, bob]).ok
+    game = game_with_seats(game.pk)
+    for position in (0, 1, None):
+        context = game_context(game, position=position)
+        html = render_game_live(game, position=position, user=alice)
+        regions = parsed(html).find_all("div", id="live-region")
+        assert len(regions) == 1
+        (region,) = regions
+        assert region.attrs["hx-swap-oob"] == "innerHTML"
+        assert region.text == context["announcement"]
+        assert region.text.startswith(context["status"]["text"])
+        assert 'Al <b>"&"</b>' in region.text and region.find_all("b") == []
+    page = member_client(bob).get(f"/games/{game.pk}/").content.decode()
+    (region,) = parsed(page).find_all(id="live-region")
+    assert "hx-swap-oob" not in region.attrs and region.text == ""
