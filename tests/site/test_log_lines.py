@@ -262,3 +262,31 @@ def test_the_tables_box_is_the_same_on_the_page_and_in_a_move_answer(alice, bob)
     game.refresh_from_db()
     seqs = [int(li.attrs["data-seq"]) for li in boxes[0].find_all("li", cls="log-line")]
     assert seqs[0] == game.version == 5 and seqs[-1] == 1  # newest first
+
+
+def test_a_log_read_again_is_data_and_renders_the_same():
+    """The log keeps each action's entry for the next reading (games/gamelog.py): what it
+    keeps is data — words and where they belong —, never markup, and a box rendered from a
+    kept reading reads as the first one, in another language too."""
+    logs = [log for _number, log in zip(range(6), _played_logs("napad"), strict=False)]
+    again = [log for _number, log in zip(range(6), _played_logs("napad"), strict=False)]
+    for log in logs:
+        for entry in log:
+            assert set(entry) == {
+                "seq",
+                "seat",
+                "when",
+                "by_clock",
+                "texts",
+                "lines",
+                "round",
+                "phase",
+            }
+            for line in entry["lines"]:
+                assert set(line) == {"icon", "text", "private", "round", "phase"}
+                assert "<li" not in line["text"] and "<svg" not in line["text"]
+    for language in ("en", "pl", "en"):
+        with translation.override(language):
+            for first, second in zip(logs, again, strict=True):
+                game = _Game("napad", 14, "running")
+                assert _box(first, game, 0).text == _box(second, game, 0).text
