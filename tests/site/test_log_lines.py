@@ -12,7 +12,6 @@ import pytest
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from markupkit import parsed
 from playkit import member_client, napad_game, play_one, play_to_end
@@ -93,14 +92,11 @@ def test_the_clock_note_is_in_the_readers_language():
     assert first.find("em", cls="log-line__clock").text == f"({note})"
 
 
-def test_words_the_site_marked_safe_stay_markup_and_plain_words_stay_text():
-    safe = [{**ENTRIES[1], "lines": [_line("pass", mark_safe("<b>5</b>"))]}]
-    plain = [{**ENTRIES[1], "lines": [_line("pass", "<b>5</b>")]}]
+def test_words_that_look_like_markup_stay_text():
+    plain = [{**ENTRIES[1], "seq": 41, "lines": [_line("pass", "<b>5</b>")]}]
     with translation.override("en"):
-        (shown,) = _rendered_lines(safe)
-        (escaped,) = _rendered_lines(plain)
-    assert shown.find("b").text == "5"
-    assert escaped.find_all("b") == [] and escaped.text == "<b>5</b>"
+        (shown,) = _rendered_lines(plain)
+    assert shown.find_all("b") == [] and shown.text == "<b>5</b>"
 
 
 def _played_logs(kind: str, players: int = 4, games: int = 2):
@@ -284,9 +280,30 @@ def test_a_log_read_again_is_data_and_renders_the_same():
             }
             for line in entry["lines"]:
                 assert set(line) == {"icon", "text", "private", "round", "phase"}
+                # Plain text, never a safe string: the template escapes it, and the rendered
+                # lines are cached by what they show (templates/games/_log.html).
+                assert type(line["text"]) is str
                 assert "<li" not in line["text"] and "<svg" not in line["text"]
     for language in ("en", "pl", "en"):
         with translation.override(language):
             for first, second in zip(logs, again, strict=True):
                 game = _Game("napad", 14, "running")
                 assert _box(first, game, 0).text == _box(second, game, 0).text
+
+
+def test_a_cached_line_follows_the_language_the_icons_and_the_page():
+    """A line rendered before (its fragment is cached by what it shows) is rendered again
+    in another reader's language, with another sprite URL, on the whole log or the replay."""
+    entries = [{**ENTRIES[0], "seq": 77, "when": None}]
+    for language in ("en", "pl", "pt", "en"):
+        for sprite in ("a.svg", "b.svg?v=2&x"):
+            for flags in ({}, {"log_replay": True}, {"log_times": True}):
+                with translation.override(language):
+                    context = {"log_groups": log_groups(entries), "log_sprite": sprite}
+                    html = render_to_string(GROUPS, {**context, **flags})
+                    note = f"({gettext('out of time')})"
+                first, _second = parsed(html).find_all("li")
+                assert first.find("em", cls="log-line__clock").text == note
+                assert first.find("use").attrs["href"] == f"{sprite}#log-play"
+                assert ("replay__event" in first.classes) is bool(flags.get("log_replay"))
+                assert len(first.find_all("time")) == int(bool(flags.get("log_times")))
