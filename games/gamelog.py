@@ -4,7 +4,7 @@ The HTTP views, the consumer (through ``games.rendering``), the API, the replay 
 share these, so a viewer only ever reads the public events and their own private ones (every
 seat's after the end). Each logged action (a ``GameEvent``) becomes an *entry*:
 
-``{"seq", "seat", "when", "by_clock", "texts", "lines", "round", "phase", "drawn"}``
+``{"seq", "seat", "when", "by_clock", "texts", "lines", "round", "phase"}``
 
 - ``lines``: one per engine event, ``{"icon", "text", "private", "round", "phase"}`` — the
   icon names a kind of action (a symbol of ``static/img/log-icons.svg``); ``private`` marks a
@@ -14,10 +14,8 @@ seat's after the end). Each logged action (a ``GameEvent``) becomes an *entry*:
 - ``round`` / ``phase``: where the action was made (the round's number, a phase key of the
   engine's ``Wording``); a line's own ``round`` / ``phase`` may be later (the last pass of a
   Napad round runs the division of the loot and the next round's start).
-- ``drawn``: the entry's markup in the table's log box, kept there by the box's tag
-  (games/templatetags/game_log.py) for the next reading of the same action.
-
-``log_groups`` puts the lines under round / phase headings for the templates.
+Entries are data, never markup: ``log_groups`` puts the lines under round / phase headings,
+and templates/games/_log.html renders them (the table's box, the whole log, the replay).
 """
 
 from __future__ import annotations
@@ -334,7 +332,7 @@ def _reader(game_event: Any, position: int | None, everything: bool) -> int | No
     """Whose reading of the action an entry is: the viewer's own where it has private events
     for them (or every seat's show, each "You ..." or "Bob ..."), otherwise anyone's (``None``,
     as a spectator reads it) — the seats that see none of its private lines read the same
-    entry, so one drawn for a member's move answer serves the next member's too. A kept
+    entry, so one read for a member's move answer serves the next member's too. A kept
     action says whose its private events are (games/kept_log.py); an event row, or a copy
     kept before it said so, is looked into."""
     if position is None or everything:
@@ -352,8 +350,7 @@ def _reader(game_event: Any, position: int | None, everything: bool) -> int | No
 # the entries and their lines was what the log still cost once its texts were kept
 # (``_SAID``). The key is ``_SAID``'s and what else an entry depends on: the reader
 # (``_reader``: which private lines, whose), whether every seat's lines show, and the round
-# and phase the action starts under (its lines continue them). An entry's ``drawn`` holds its
-# markup once a log box drew it (games/templatetags/game_log.py). Bounded; emptied when full.
+# and phase the action starts under (its lines continue them). Bounded; emptied when full.
 _ENTRIES: dict[tuple, tuple[dict[str, Any], int | None, str | None]] = {}
 ENTRIES_KEPT = 4096
 
@@ -414,7 +411,6 @@ def _entry_read(
         "lines": lines,
         "round": entry_round,
         "phase": entry_phase,
-        "drawn": {},
     }
     return entry, round_number, phase
 

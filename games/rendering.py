@@ -25,14 +25,13 @@ from django.http import HttpRequest
 from django.template.context_processors import csrf
 from django.template.loader import render_to_string
 from django.utils.functional import SimpleLazyObject
-from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.boards import CHOICE_MARKS, DECORATORS, action_key
 from games.catchup import CONTEXT_ACTIONS, SINCE_ACTIONS, catchup_build
 from games.engines import get_engine
-from games.gamelog import log_entries
+from games.gamelog import log_entries, log_groups
 from games.kept_log import KEPT_EVENTS
 from games.models import Game
 from games.naming import seat_name
@@ -54,8 +53,6 @@ CHART_CACHE_SECONDS = 7 * 24 * 3600
 LIVE_TEMPLATE = "games/game_detail.html#live"
 CHAT_TEMPLATE = "games/game_detail.html#chat"
 SINCE_TEMPLATE = "games/game_detail.html#since"
-# The page's live region (templates/base.html), refilled by each answer and push.
-ANNOUNCE_MARKUP = '<div id="live-region" hx-swap-oob="innerHTML">{}</div>'
 
 
 def duration_text(duration: timedelta) -> str:
@@ -210,7 +207,7 @@ def game_context(
             round_now=(context["view"] or {}).get("round"),
         ),
         turn_time_limit=duration_text(game.turn_time_limit),
-        # The log box's links and icons (games/templatetags/game_log.py table_log).
+        # The log box's links and icons (templates/games/_log.html log_box).
         log_url=table_url("game_log", game.pk),
         replay_url=table_url("game_replay", game.pk),
         log_sprite=log_sprite(),
@@ -265,6 +262,8 @@ def game_context(
             everything=finished,
             current_round=view.get("round"),
         )
+    # The log box's lines under their headings, newest first (templates/games/_log.html).
+    context["log_groups"] = log_groups(context["log"], game.kind, newest_first=True)
     context["announcement"] = _announcement(context["status"], context["log"], announce_after)
     return context
 
@@ -315,10 +314,8 @@ def render_game_live(
     else:
         context["user"] = request.user
         context.update(csrf(request))
-    html = render_to_string(LIVE_TEMPLATE, context)
-    # The live region's words, drawn here: a template of its own would cost a second
-    # render (its context processors again) on every answer and push for one escaped value.
-    return html + format_html(ANNOUNCE_MARKUP, context["announcement"])
+    # The live partial ends with the parts that swap by id and the live region's words.
+    return render_to_string(LIVE_TEMPLATE, context)
 
 
 @functools.cache

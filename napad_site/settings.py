@@ -204,20 +204,32 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # --- Cache (the fair limits and the log-in throttle, presence) -----------------------------------
+# ``{% cache %}``'s fragments (Django reads this alias when it exists): the game log's lines
+# (templates/games/_log.html), keyed by everything they show, so a fragment never goes stale
+# and needs no invalidation. In each process's memory: a log renders its last 20 actions on
+# every page, answer and push, and a round trip per action would cost more than rendering.
+_TEMPLATE_FRAGMENTS = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "template-fragments",
+    "TIMEOUT": 24 * 3600,
+    "OPTIONS": {"MAX_ENTRIES": 10_000},
+}
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "napad",
-        }
+        },
+        "template_fragments": _TEMPLATE_FRAGMENTS,
     }
 else:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": str(VAR_DIR / "cache"),
-        }
+        },
+        "template_fragments": _TEMPLATE_FRAGMENTS,
     }
 # The fair limits (games/limits.py) count in the default cache through this one, which counts
 # in the web process's memory while the default cache is not answering: a cache outage must

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_noop, ngettext
@@ -29,7 +30,6 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from games.engines.colt.data import CARD_LABELS, TURN_LABELS
 from games.engines.colt.wording import ROUND_CARD_NAMES
 from games.engines.napad.wording import CARGO_NAMES, GANG_NAMES
-from games.templatetags.escaping import localized
 from games.wording import bot_label, phase_label
 
 register = template.Library()
@@ -100,7 +100,7 @@ def translated(text: Any) -> Any:
 def _filled(text: str, **values: Any) -> SafeString:
     """``text`` (already translated) with each value localized and escaped, as blocktranslate
     fills its placeholders."""
-    filled = text % {key: conditional_escape(localized(v)) for key, v in values.items()}
+    filled = text % {key: conditional_escape(localize(v)) for key, v in values.items()}
     return mark_safe(filled)  # noqa: S308 (the catalogue's text, escaped values)
 
 

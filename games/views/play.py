@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from games.engines import EngineError, get_engine
-from games.gamelog import log_entries
+from games.gamelog import log_entries, log_groups
 from games.limits import CHAT, limit_reached, limited_response, member_key
 from games.models import Game
 from games.naming import seat_names
@@ -39,6 +39,7 @@ from games.selectors import (
 from games.services import play
 from games.services.replay import game_replay_state, game_verify
 from games.services.visits import visit_page_open
+from games.table_urls import log_sprite
 
 
 def _visible_game(
@@ -179,11 +180,14 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
         names=seat_names(game),
         kind=game.kind,
     )
-    return render(
-        request,
-        "games/game_log.html",
-        {"game": game, "log": entries, "position": access.position},
-    )
+    context = {
+        "game": game,
+        "log": entries,
+        "log_groups": log_groups(entries, game.kind),
+        "log_sprite": log_sprite(),
+        "position": access.position,
+    }
+    return render(request, "games/game_log.html", context)
 
 
 @login_required
@@ -270,5 +274,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         log=log_entries(
             events[:step], position, everything=finished, names=context["names"], kind=game.kind
         )[-1:],
+        log_sprite=log_sprite(),
     )
+    context["log_groups"] = log_groups(context["log"], game.kind)
     return render(request, "games/game_replay.html", context)

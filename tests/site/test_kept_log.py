@@ -19,7 +19,6 @@ from games.kept_log import KEPT_EVENTS, kept_events_current, kept_events_of, kep
 from games.models import Game, GameEvent, Ruleset
 from games.services import play
 from games.services.rulesets import rulesets_install_defaults
-from games.templatetags import game_log
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +74,7 @@ def test_each_viewer_reads_the_same_log_from_the_copy_as_from_the_events(kind, a
         from_copy[name], sql = _log_and_announcement(client, game)
         assert not _reads_events(sql), f"{name}'s fragment read the events table"
     Game.objects.filter(pk=game.pk).update(recent_events=[])
-    # Said and drawn anew from the events (the log keeps what each action said, whichever
+    # Said and rendered anew from the events (the log keeps what each action said, whichever
     # copy it was read from).
     _log_memos_clear()
     for name, client in viewers.items():
@@ -88,7 +87,6 @@ def _log_memos_clear() -> None:
     gamelog._SAID.clear()
     gamelog._ENTRIES.clear()
     gamelog._STARTS.clear()
-    game_log._DRAWN.clear()
 
 
 def test_a_log_read_again_parses_none_of_its_kept_actions(alice, bob, monkeypatch):

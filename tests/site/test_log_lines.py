@@ -1,7 +1,8 @@
-"""The table's log lines (``{% log_group_lines %}``, games/templatetags/game_log.py) and its
-headings (``{% log_groups_newest %}``) are drawn exactly as the template loops they replaced
-drew them: the same markup, the same escaping, the clock's note on an action's first line
-only, in every language the club speaks."""
+"""The game log as a member reads it (templates/games/_log.html): each line's icon, words and
+"(out of time)" note, a private line marked, the lines under their round / phase headings —
+the table's box newest first, the whole log and the replay oldest first, all from the same
+partials —, the box's links to the whole log and the replay, every word in the reader's
+language and every name shown as text, never as markup."""
 
 from __future__ import annotations
 
@@ -9,48 +10,50 @@ import random
 
 import pytest
 from django.conf import settings
-from django.template import Context, Template
+from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext
+from markupkit import parsed
+from playkit import member_client, napad_game, play_one, play_to_end
 
 from games.engines import get_engine
-from games.gamelog import log_entries, log_groups
+from games.gamelog import log_entries, log_groups, phase_title
 from games.models import GameEvent
 
-# The loop of templates/games/_log.html that the tag replaced, as it was.
-LOG_LINES_LOOP = (
-    "{% load i18n %}"
-    "            {% for entry in entries %}{% for line in entry.lines %}\n"
-    '              <li class="log-line log-line--{{ line.icon }}{% if line.private %}'
-    ' log-line--private{% endif %}" data-seq="{{ entry.seq }}"><svg class="log-icon"'
-    ' aria-hidden="true" focusable="false"><use href="{{ sprite }}#log-{{ line.icon }}"></use>'
-    '</svg><span class="log-line__text">{{ line.text }}{% if entry.by_clock and forloop.first %}'
-    ' <em class="log-line__clock">({% translate "out of time" %})</em>{% endif %}</span></li>\n'
-    "            {% endfor %}{% endfor %}"
-)
-TAG = "{% load game_log %}            {% log_group_lines entries sprite %}"
+BOX = "games/_log.html#log_box"
+GROUPS = "games/_log.html#log_groups"
+SPRITE = "/static/img/log-icons.svg?v=1&a"
+
+
+def _line(icon: str, text: str, private: bool = False) -> dict:
+    return {"icon": icon, "text": text, "private": private, "round": 2, "phase": None}
+
 
 ENTRIES = [
     {
         "seq": 7,
         "by_clock": True,
         "lines": [
-            {"icon": "play", "text": "Alice sends gold 6 (card 12).", "private": False},
-            {"icon": "draw", "text": "You draw 3 cards: <b>złoto</b> & 5.", "private": True},
+            _line("play", "Alice sends gold 6 (card 12)."),
+            _line("draw", "You draw 3 cards: <b>złoto</b> & 5.", private=True),
         ],
     },
-    {
-        "seq": 8,
-        "by_clock": False,
-        "lines": [{"icon": "pass", "text": "Bob's pass.", "private": False}],
-    },
-    # A line an organiser's words reached: escaped, never markup.
-    {"seq": 1234, "by_clock": True, "lines": [{"icon": 'x"y', "text": "<i>", "private": False}]},
+    {"seq": 8, "by_clock": False, "lines": [_line("pass", "Bob's pass.")]},
+    # A line an organiser's words reached: text, never markup.
+    {"seq": 1234, "by_clock": True, "lines": [_line('x"y', "<i>")]},
     {"seq": 9, "by_clock": False, "lines": []},
 ]
 
 
-def _render(source: str, **context) -> str:
-    return Template(source).render(Context(context))
+def _words(item) -> str:
+    """A line's own words: its text less the clock's note and the time it was played."""
+    span = item.find("span", cls="log-line__text")
+    return "".join(child for child in span.children if isinstance(child, str)).strip()
+
+
+def _rendered_lines(entries: list[dict], **flags) -> list:
+    context = {"log_groups": log_groups(entries), "log_sprite": SPRITE, **flags}
+    return parsed(render_to_string(GROUPS, context)).find_all("li")
 
 
 @pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
@@ -59,61 +62,46 @@ def _render(source: str, **context) -> str:
     [ENTRIES, ENTRIES[:1], ENTRIES[1:2], ENTRIES[2:3], []],
     ids=["all", "1", "2", "3", "0"],
 )
-def test_log_lines_are_drawn_as_the_loop_drew_them(language, entries):
+def test_each_line_shows_its_icon_its_words_and_the_clocks_note(language, entries):
     with translation.override(language):
-        loop = _render(LOG_LINES_LOOP, entries=entries, sprite="/static/img/log-icons.svg?v=1&a")
-        tag = _render(TAG, entries=entries, sprite="/static/img/log-icons.svg?v=1&a")
-    assert tag == loop
-    assert "<b>" not in tag and "<i>" not in tag
-
-
-def test_a_line_drawn_before_is_drawn_again_as_the_loop_draws_it():
-    """Lines are kept once drawn (``_DRAWN``): the same words drawn again, in another
-    language's clock note, or as markup the site marked safe, still read as the loop's."""
-    from django.utils.safestring import mark_safe
-
-    safe = [{**ENTRIES[0], "lines": [{**ENTRIES[0]["lines"][1], "text": mark_safe("<b>5</b>")}]}]
-    plain = [{**ENTRIES[0], "lines": [{**ENTRIES[0]["lines"][1], "text": "<b>5</b>"}]}]
-    for language in ("pl", "en", "pl"):
-        for entries in (ENTRIES, plain, safe, plain):
-            with translation.override(language):
-                loop = _render(LOG_LINES_LOOP, entries=entries, sprite="s.svg")
-                tag = _render(TAG, entries=entries, sprite="s.svg")
-            assert tag == loop, (language, entries)
-    with translation.override("en"):
-        assert "&lt;b&gt;5" in _render(TAG, entries=plain, sprite="s.svg")
-        assert "<b>5</b>" in _render(TAG, entries=safe, sprite="s.svg")
-        # The same URL as plain text (escaped) and as a safe string (drawn as it is).
-        for sprite in ("s.svg?v=1&a", mark_safe("s.svg?v=1&a"), "s.svg?v=1&a"):
-            loop = _render(LOG_LINES_LOOP, entries=plain, sprite=sprite)
-            assert _render(TAG, entries=plain, sprite=sprite) == loop
+        items = _rendered_lines(entries)
+        note = f"({gettext('out of time')})"
+    expected = [(entry, n, line) for entry in entries for n, line in enumerate(entry["lines"])]
+    assert len(items) == len(expected)
+    for item, (entry, number, line) in zip(items, expected, strict=True):
+        private = ["log-line--private"] if line["private"] else []
+        assert item.classes == ["log-line", f"log-line--{line['icon']}", *private]
+        assert item.attrs["data-seq"] == str(entry["seq"])
+        icon = item.find("svg", cls="log-icon")
+        assert icon.attrs["aria-hidden"] == "true" and icon.attrs["focusable"] == "false"
+        assert icon.find("use").attrs["href"] == f"{SPRITE}#log-{line['icon']}"
+        text = item.find("span", cls="log-line__text")
+        # The clock's note on the first line of an action the clock made, no other.
+        clocked = entry["by_clock"] and number == 0
+        assert text.text == (f"{line['text']} {note}" if clocked else line["text"])
+        assert len(text.find_all("em", cls="log-line__clock")) == int(clocked)
+        # Words are text: no element came out of them.
+        assert {e.tag for e in text.elements()} <= {"em"}
 
 
 def test_the_clock_note_is_in_the_readers_language():
     with translation.override("pl"):
-        drawn = _render(TAG, entries=ENTRIES[:1], sprite="s.svg")
-        note = translation.gettext("out of time")
+        (first, _second) = _rendered_lines(ENTRIES[:1])
+        note = gettext("out of time")
     assert note != "out of time"
-    assert drawn.count(f"({note})") == 1
+    assert first.find("em", cls="log-line__clock").text == f"({note})"
 
 
-# The loop over the table's log headings that ``{% log_groups_newest %}`` replaced, as it was.
-LOG_GROUPS_LOOP = (
-    "{% load game_log %}      {% for group in log|log_grouped_newest:kind %}\n"
-    '        <section class="log-group">\n'
-    '          {% if group.title %}<h3 class="log-group__title">{{ group.title }}</h3>{% endif %}\n'
-    '          <ol class="log-lines">\n'
-    "            {% log_group_lines group.entries sprite %}\n"
-    "          </ol>\n"
-    "        </section>\n"
-    "      {% endfor %}"
-)
-LOG_GROUPS_TAG = "{% load game_log %}      {% log_groups_newest log kind sprite %}"
+def test_words_that_look_like_markup_stay_text():
+    plain = [{**ENTRIES[1], "seq": 41, "lines": [_line("pass", "<b>5</b>")]}]
+    with translation.override("en"):
+        (shown,) = _rendered_lines(plain)
+    assert shown.find_all("b") == [] and shown.text == "<b>5</b>"
 
 
 def _played_logs(kind: str, players: int = 4, games: int = 2):
-    """The table's last 20 actions, as each seat (and a spectator) reads them, at every step of
-    a few games played at random — events logged as the move service logs them."""
+    """The table's last 20 actions, as each seat (and a spectator) reads them, at every seventh
+    step of a few games played at random — events logged as the move service logs them."""
     engine = get_engine(kind)
     names = {seat: f"<i>{seat}</i> & Co" for seat in range(players)}
     for number in range(games):
@@ -136,48 +124,30 @@ def _played_logs(kind: str, players: int = 4, games: int = 2):
                 )
             )
             if len(logged) % 7:
-                continue  # every seventh move is enough to see every heading
+                continue
             recent = logged[-20:]
             round_now = engine.view(state, None).get("round")
             for viewer in [None, *range(players)]:
                 yield log_entries(recent, viewer, names=names, kind=kind, round_now=round_now)
 
 
-@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
-@pytest.mark.parametrize("kind", ["napad", "colt"])
-def test_the_logs_headings_are_drawn_as_the_loop_drew_them(kind, language):
-    loop, tag = Template(LOG_GROUPS_LOOP), Template(LOG_GROUPS_TAG)
-    titles = set()
-    with translation.override(language):
-        for log in _played_logs(kind):
-            context = {"log": log, "kind": kind, "sprite": "/static/img/log-icons.svg?v=1&a"}
-            drawn = tag.render(Context(context))
-            assert drawn == loop.render(Context(context))
-            titles.update(group["title"] for group in log_groups(log, kind))
-    # Logs under several headings were drawn (rounds and phases), names escaped.
-    assert len(titles) > 3
-    assert "<i>" not in drawn
-
-
-def test_entries_drawn_before_are_drawn_again_as_the_loop_draws_them():
-    """An entry keeps its drawn lines (its ``drawn``, games/gamelog.py ``_ENTRIES``): drawn
-    again — the same entries, under another sprite URL or in another language (the clock's
-    note) — the table's log still reads as the loop's."""
-    loop, tag = Template(LOG_GROUPS_LOOP), Template(LOG_GROUPS_TAG)
-    logs = [log for _number, log in zip(range(6), _played_logs("napad"), strict=False)]
-    assert any(entry["by_clock"] for log in logs for entry in log)
-    for language in ("en", "pl", "en"):
-        for sprite in ("a.svg", "b.svg?v=2&x", "a.svg"):
-            with translation.override(language):
-                for log in logs:
-                    context = {"log": log, "kind": "napad", "sprite": sprite}
-                    assert tag.render(Context(context)) == loop.render(Context(context))
-    assert all(entry["drawn"] for log in logs for entry in log if entry["lines"])
-
-
-# templates/games/_log.html, which ``{% table_log %}`` replaced, as it was.
-LOG_BOX = '{% load i18n game_log %}\n<div id="log" class="game-log">\n  <h2>{% translate "Game log" %}</h2>\n  {% if log %}\n    <div class="game-log__groups">\n      {% log_groups_newest log game.kind log_sprite %}\n    </div>\n  {% else %}\n    <p>{% translate "Nothing has happened yet." %}</p>\n  {% endif %}\n  {% if game.version %}<p><a href="{{ log_url }}">{% translate "The whole log" %}</a>{% if position is not None or game.status == "finished" %} · <a href="{{ replay_url }}">{% translate "Replay" %}</a>{% endif %}</p>{% endif %}\n</div>\n'  # noqa: E501
-LOG_BOX_TAG = "{% load game_log %}{% table_log %}"
+def _newest_first(log: list[dict], kind: str) -> list[tuple[str, list[tuple[int, str]]]]:
+    """What the box shows, worked out apart from ``log_groups``: the actions newest first,
+    each action's lines under every heading (round, phase) they fall under, a heading where
+    it changes — (title, [(seq, text)])."""
+    groups: list[tuple[tuple, list[tuple[int, str]]]] = []
+    for entry in reversed(log):
+        runs: list[tuple[tuple, list[str]]] = []
+        for line in entry["lines"]:
+            heading = (line["round"], line["phase"])
+            if not runs or runs[-1][0] != heading:
+                runs.append((heading, []))
+            runs[-1][1].append(line["text"])
+        for heading, texts in reversed(runs):
+            if not groups or groups[-1][0] != heading:
+                groups.append((heading, []))
+            groups[-1][1].extend((entry["seq"], text) for text in texts)
+    return [(phase_title(*heading, kind), lines) for heading, lines in groups]
 
 
 class _Game:
@@ -185,28 +155,155 @@ class _Game:
         self.kind, self.version, self.status = kind, version, status
 
 
-@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
-def test_the_log_box_is_drawn_as_its_template_drew_it(language):
-    box, tag = Template(LOG_BOX), Template(LOG_BOX_TAG)
-    urls = {
+def _box(log: list[dict], game: _Game, position: int | None) -> object:
+    context = {
+        "log": log,
+        "log_groups": log_groups(log, game.kind, newest_first=True),
+        "game": game,
+        "position": position,
         "log_url": "/games/7/log?a=1&b=2",
         "replay_url": "/games/7/replay",
-        "log_sprite": "s&.svg",
+        "log_sprite": SPRITE,
     }
-    drawn = 0
+    return parsed(render_to_string(BOX, context)).find("div", id="log")
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+@pytest.mark.parametrize("kind", ["napad", "colt"])
+def test_the_box_shows_the_newest_lines_first_under_their_headings(kind, language):
+    titles = set()
     with translation.override(language):
-        logs = [[], *(log for _number, log in zip(range(12), _played_logs("colt"), strict=False))]
-        for log in logs:
-            for version, status, position in [
-                (0, "running", None),
-                (14, "running", 2),
-                (14, "running", None),
-                (99, "finished", None),
-                (99, "aborted", None),
-                (3, "running", 0),
+        for log in _played_logs(kind):
+            box = _box(log, _Game(kind, 14, "running"), 1)
+            sections = box.find_all("section", cls="log-group")
+            shown = []
+            for section in sections:
+                headings = section.find_all("h3", cls="log-group__title")
+                title = headings[0].text if headings else ""
+                lines = section.find("ol", cls="log-lines").find_all("li", cls="log-line")
+                shown.append((title, [(int(li.attrs["data-seq"]), _words(li)) for li in lines]))
+                titles.add(title)
+            assert shown == _newest_first(log, kind)
+            assert box.find_all("i") == []  # the members' names are text
+    # Logs under several headings were shown (rounds and phases).
+    assert len(titles) > 3
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_the_box_says_nothing_happened_and_links_the_whole_log_and_the_replay(language):
+    log = next(iter(_played_logs("colt")))
+    with translation.override(language):
+        words = {w: gettext(w) for w in ("Game log", "Nothing has happened yet.")}
+        whole, replay = gettext("The whole log"), gettext("Replay")
+        for entries in ([], log):
+            for version, status, position, links in [
+                (0, "running", None, []),
+                (14, "running", 2, [whole, replay]),
+                (14, "running", None, [whole]),
+                (99, "finished", None, [whole, replay]),
+                (99, "aborted", None, [whole]),
+                (3, "running", 0, [whole, replay]),
             ]:
-                game = _Game("colt", version, status)
-                context = {"log": log, "game": game, "position": position, **urls}
-                assert tag.render(Context(context)) == box.render(Context(context))
-                drawn += 1
-    assert drawn == 13 * 6
+                box = _box(entries, _Game("colt", version, status), position)
+                assert box.classes == ["game-log"]
+                assert box.find("h2").text == words["Game log"]
+                said = [p.text for p in box.find_all("p")]
+                assert (words["Nothing has happened yet."] in said) is not entries
+                groups = box.find_all("section", cls="log-group")
+                assert len(groups) == len(log_groups(entries, "colt"))
+                anchors = box.find_all("a")
+                assert [a.text for a in anchors] == links
+                hrefs = {whole: "/games/7/log?a=1&b=2", replay: "/games/7/replay"}
+                assert [a.attrs["href"] for a in anchors] == [hrefs[text] for text in links]
+
+
+@pytest.mark.django_db
+def test_the_whole_log_and_the_replay_show_the_tables_lines(alice, bob):
+    """The same lines, from the same partials: the whole log (oldest first, each action's time)
+    and the replay's step (the action that led to it)."""
+    game = play_to_end(napad_game(alice, bob), [alice, bob])
+    client = member_client(alice)
+    page = parsed(client.get(f"/games/{game.pk}/log").content.decode())
+    whole = page.find("div", cls="game-log--full")
+    lines = whole.find_all("li", cls="log-line")
+    assert len(whole.find_all("h2", cls="log-group__title")) > 1
+    seqs = [int(li.attrs["data-seq"]) for li in lines]
+    assert seqs == sorted(seqs) and seqs[0] == 1 and seqs[-1] == game.version
+    # Each action's first line says when it was played.
+    firsts = {seq: li for seq, li in reversed(list(zip(seqs, lines, strict=True)))}
+    assert all(li.find("time", cls="log-line__when").attrs["datetime"] for li in firsts.values())
+    step = 5
+    replay = parsed(client.get(f"/games/{game.pk}/replay?step={step}").content.decode())
+    events = replay.find("div", cls="replay__events")
+    shown = events.find_all("li", cls="log-line")
+    assert shown and all("replay__event" in li.classes for li in shown)
+    assert {li.attrs["data-seq"] for li in shown} == {str(step)}
+    on_the_log = [li for seq, li in zip(seqs, lines, strict=True) if seq == step]
+    assert [_words(li) for li in shown] == [_words(li) for li in on_the_log]
+    assert [li.find("use").attrs["href"] for li in shown] == [
+        li.find("use").attrs["href"] for li in on_the_log
+    ]
+
+
+@pytest.mark.django_db
+def test_the_tables_box_is_the_same_on_the_page_and_in_a_move_answer(alice, bob):
+    game = napad_game(alice, bob)
+    for _ in range(5):
+        play_one(game, [alice, bob])
+    client = member_client(alice)
+    page = parsed(client.get(f"/games/{game.pk}/").content.decode())
+    fragment = parsed(client.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true").content.decode())
+    boxes = [root.find("div", id="game-log-box").find("div", id="log") for root in (page, fragment)]
+    assert boxes[0].text == boxes[1].text
+    game.refresh_from_db()
+    seqs = [int(li.attrs["data-seq"]) for li in boxes[0].find_all("li", cls="log-line")]
+    assert seqs[0] == game.version == 5 and seqs[-1] == 1  # newest first
+
+
+def test_a_log_read_again_is_data_and_renders_the_same():
+    """The log keeps each action's entry for the next reading (games/gamelog.py): what it
+    keeps is data — words and where they belong —, never markup, and a box rendered from a
+    kept reading reads as the first one, in another language too."""
+    logs = [log for _number, log in zip(range(6), _played_logs("napad"), strict=False)]
+    again = [log for _number, log in zip(range(6), _played_logs("napad"), strict=False)]
+    for log in logs:
+        for entry in log:
+            assert set(entry) == {
+                "seq",
+                "seat",
+                "when",
+                "by_clock",
+                "texts",
+                "lines",
+                "round",
+                "phase",
+            }
+            for line in entry["lines"]:
+                assert set(line) == {"icon", "text", "private", "round", "phase"}
+                # Plain text, never a safe string: the template escapes it, and the rendered
+                # lines are cached by what they show (templates/games/_log.html).
+                assert type(line["text"]) is str
+                assert "<li" not in line["text"] and "<svg" not in line["text"]
+    for language in ("en", "pl", "en"):
+        with translation.override(language):
+            for first, second in zip(logs, again, strict=True):
+                game = _Game("napad", 14, "running")
+                assert _box(first, game, 0).text == _box(second, game, 0).text
+
+
+def test_a_cached_line_follows_the_language_the_icons_and_the_page():
+    """A line rendered before (its fragment is cached by what it shows) is rendered again
+    in another reader's language, with another sprite URL, on the whole log or the replay."""
+    entries = [{**ENTRIES[0], "seq": 77, "when": None}]
+    for language in ("en", "pl", "pt", "en"):
+        for sprite in ("a.svg", "b.svg?v=2&x"):
+            for flags in ({}, {"log_replay": True}, {"log_times": True}):
+                with translation.override(language):
+                    context = {"log_groups": log_groups(entries), "log_sprite": sprite}
+                    html = render_to_string(GROUPS, {**context, **flags})
+                    note = f"({gettext('out of time')})"
+                first, _second = parsed(html).find_all("li")
+                assert first.find("em", cls="log-line__clock").text == note
+                assert first.find("use").attrs["href"] == f"{sprite}#log-play"
+                assert ("replay__event" in first.classes) is bool(flags.get("log_replay"))
+                assert len(first.find_all("time")) == int(bool(flags.get("log_times")))
