@@ -1,5 +1,6 @@
 """What every ``ModelAdmin`` of the club mixes in: no list filter, search, ordering or column
-on a field that holds a secret, and no filter value a column cannot hold.
+on a field that holds a secret, and no filter value a column cannot hold (404, as for such a
+number in a path).
 
 The secret fields are declared on the models (``games/models/secrets.py``); this mixin reads
 that registry, so a model that declares a secret is covered in every admin at once. A refused
@@ -15,6 +16,7 @@ from collections.abc import Iterable, Sequence
 
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
+from django.http import Http404
 
 from games.models.secrets import lookup_touches_secret
 
@@ -120,7 +122,9 @@ class SecretFieldsAdminMixin:
         if lookup_touches_secret(self.model, lookup):
             return False
         if not filter_value_fits(self.model, lookup, value):
-            return False
+            # No row can match a number no column holds: the list it asks for does not
+            # exist, as a page whose path has such a number does not (games/converters.py).
+            raise Http404("no such number in this column")
         return super().lookup_allowed(lookup, value, request)
 
     def get_search_fields(self, request) -> Sequence[str]:
