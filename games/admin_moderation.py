@@ -23,7 +23,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.admin_secrets import SecretFieldsAdminMixin
-from games.bots import bot_choices, seat_bot_label
 from games.engines import get_engine
 from games.forms.fields import WholeNumberField
 from games.models import Game, ModerationAction, Player
@@ -37,6 +36,7 @@ from games.services.moderation import (
     seat_to_substitute,
     table_view_record,
 )
+from games.text.bots import bot_choices, seat_bot_label
 
 # -- forms ------------------------------------------------------------------------------------
 

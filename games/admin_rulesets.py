@@ -23,11 +23,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.admin_secrets import SecretFieldsAdminMixin
-from games.bots import bot_choices, bot_kind_for, seat_bot_label
 from games.engines import ConfigError, get_engine
 from games.forms.fields import WholeNumberField
 from games.models import Ruleset, RulesText, SimulationRun
-from games.parsing import strict_int
 from games.services.ruleset_admin import (
     RulesetError,
     ruleset_clone,
@@ -40,7 +38,9 @@ from games.services.ruleset_admin import (
 )
 from games.services.simulation import SimulationError, simulation_start, simulation_summary
 from games.templatetags.board_labels import gang_name
-from games.wording import config_problems
+from games.text.bots import bot_choices, bot_kind_for, seat_bot_label
+from games.text.parsing import strict_int
+from games.text.wording import config_problems
 
 # -- ruleset form -----------------------------------------------------------------------------
 

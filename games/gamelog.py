@@ -28,7 +28,7 @@ from django.utils.translation import get_language, gettext
 
 from games.engines.base import Wording
 from games.models import GameEvent
-from games.wording import Names, say, wording_for
+from games.text.wording import Names, say, wording_for
 
 T = TypeVar("T")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.bots import seat_bot_label
 from games.models import Game, Seat
+from games.text.bots import seat_bot_label
 
 
 def seat_name(seat: Seat) -> str:

@@ -40,7 +40,7 @@ from games.services.charts import scores_chart
 from games.services.replay import game_round_scores
 from games.status import game_status
 from games.table_urls import log_sprite, table_url
-from games.wording import action_label, say
+from games.text.wording import action_label, say
 
 __all__ = ["action_key"]  # re-exported for the API (games/api/games.py)
 

@@ -20,7 +20,7 @@ from games.models import Game, GameEvent
 from games.naming import seat_names
 from games.selectors import TableAccess
 from games.services import play
-from games.wording import action_label
+from games.text.wording import action_label
 
 from .schemas import (
     MAX_ID,

@@ -16,7 +16,7 @@ from ninja import Path, Query, Router, Schema
 from games import selectors_leagues
 from games.converters import DB_ID_MAX, DB_ID_MIN
 from games.models import League
-from games.parsing import strict_int
+from games.text.parsing import strict_int
 
 from .schemas import ErrorOut, ValidationErrorOut, WholeNumber
 

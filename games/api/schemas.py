@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from ninja import Field, Schema
 from pydantic import BeforeValidator
 
-from games.parsing import INT_MAX, strict_int
+from games.text.parsing import INT_MAX, strict_int
 
 # Path and query integers are bounded so that nonsense (2**70) is refused at the door
 # instead of overflowing a database integer.
@@ -21,7 +21,7 @@ USERNAME_PATTERN = r"^[\w.@+-]{1,150}$"
 
 
 def _whole_number(value: Any) -> Any:
-    """A whole number as the site reads one (``games.parsing.strict_int``): a JSON integer,
+    """A whole number as the site reads one (``games.text.parsing.strict_int``): a JSON integer,
     or ASCII digits for a path or query parameter. pydantic alone also takes " 1", "+1",
     "1_0" and 1.0 for 1."""
     if isinstance(value, str):

@@ -15,7 +15,6 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Path, Query, Router, Status
 
-from games.bots import bots_described, level_of
 from games.converters import DB_ID_MAX, DB_ID_MIN
 from games.engines import get_engine
 from games.limits import LimitReached, table_creation_refusal
@@ -32,6 +31,7 @@ from games.selectors import (
 )
 from games.services import play
 from games.services.play import PlayError
+from games.text.bots import bots_described, level_of
 
 from .schemas import (
     ErrorOut,

@@ -44,7 +44,7 @@ Events are dicts ``{"type": str, "text": str, "args": dict, ...}``: ``text`` is 
 message with ``%(name)s`` placeholders (marked with :func:`gettext_noop` so the site can
 translate it) and ``args`` fills it. An event with ``"private_to": [seat, ...]`` may be shown
 only to those seats; every other event is public. So that the site can say an event in any
-language (see ``games/wording.py``), an event may also carry:
+language (see ``games/text/wording.py``), an event may also carry:
 
 - ``"plural"``: the English plural of ``text``, chosen by ``args["count"]`` (``ngettext``);
 - ``"terms"``: ``{arg: phrase}`` for arguments that are made of words — a :func:`phrase`

@@ -1,7 +1,7 @@
 """Form fields shared by the site's forms and the admin's.
 
 ``WholeNumberField`` is Django's ``IntegerField`` reading numbers the way the rest of the site
-does (``games.parsing.strict_int``): ASCII digits only. Django's own field passes the text to
+does (``games.text.parsing.strict_int``): ASCII digits only. Django's own field passes the text to
 ``int()``, which reads "٣" (Arabic-Indic three) as 3 — a number nobody typed on our forms.
 """
 
@@ -11,7 +11,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from games.parsing import strict_int
+from games.text.parsing import strict_int
 
 
 class WholeNumberField(forms.IntegerField):

@@ -1,6 +1,6 @@
 """The create-a-table form: game and ruleset version, the engine's options, seats, clock, bots,
 and who may join. Options and bot kinds come from the engines, so a new variant needs no form
-change. A bot seat is chosen by level (easy / medium / hard, ``games.bots``); the value posted
+change. A bot seat is chosen by level (easy / medium / hard, ``games.text.bots``); the value posted
 is the level's bot name, the one the seat stores."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from games.bots import bot_choices as bot_choices_of
-from games.bots import bot_kind_for
 from games.engines import get_engine
 from games.forms.fields import WholeNumberField
 from games.models import Player, Ruleset
 from games.rendering import option_choices
+from games.text.bots import bot_choices as bot_choices_of
+from games.text.bots import bot_kind_for
 
 MAX_SEATS = 6
 TURN_TIME_LIMITS = {

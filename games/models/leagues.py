@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.parsing import strict_int
+from games.text.parsing import strict_int
 
 from .games import Game
 from .players import Player

@@ -20,7 +20,7 @@ class Notification(models.Model):
     )
     kind = models.CharField(max_length=32)
     text = models.CharField(max_length=300)
-    # {"text": English message, "args": {...}, "plural"?: English plural} (games.wording).
+    # {"text": English message, "args": {...}, "plural"?: English plural} (games.text.wording).
     message = models.JSONField(default=dict, blank=True)
     url = models.CharField(max_length=200, blank=True)
     # What caused it (e.g. "reminder:<game>:<version>:<step>"): a second attempt to send the
@@ -46,7 +46,7 @@ class Notification(models.Model):
     @property
     def display_text(self) -> str:
         """The notification in the active language (its message), or as it was written."""
-        from games.wording import say
+        from games.text.wording import say
 
         if isinstance(self.message, dict) and self.message.get("text"):
             return say(self.message)[:300]

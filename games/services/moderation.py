@@ -19,13 +19,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import roles
-from games.bots import bot_kind_for
 from games.broadcast import game_updated_on_commit
 from games.engines import get_engine
 from games.models import Game, ModerationAction, Notification, Player, Seat, TurnClock
 from games.services.clocks.deadlines import clock_for, turn_clock_refresh
 from games.services.followups import bot_move_owed
-from games.wording import say
+from games.text.bots import bot_kind_for
+from games.text.wording import say
 
 # A moderator may push a deadline this far at once; repeated extensions are audited.
 MAX_DEADLINE_EXTENSION = timedelta(days=30)

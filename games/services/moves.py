@@ -35,13 +35,13 @@ from django.utils.translation import gettext as _
 from games.engines import IllegalAction, get_engine
 from games.kept_log import kept_events_after_move
 from games.models import Game, GameEvent
-from games.parsing import strict_int
 from games.selectors import (
     game_kept_events,
     game_locked_for_move,
     game_state_remember,
 )
-from games.wording import error_text
+from games.text.parsing import strict_int
+from games.text.wording import error_text
 
 from .followups import auto_move_due, auto_move_settled
 

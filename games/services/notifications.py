@@ -19,7 +19,7 @@ from games.broadcast import game_updated_on_commit, user_notified_on_commit
 from games.models import Game, Notification, Player, TableNotice
 from games.selectors import clock_known_empty, read_once
 from games.services.push.outbox import notification_push_owe
-from games.wording import say, text_render
+from games.text.wording import say, text_render
 
 
 def game_url(game_id: int) -> str:

@@ -25,7 +25,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.bots import bot_kind_for
 from games.broadcast import game_updated_on_commit
 from games.engines import ConfigError, get_engine
 from games.models import ChatMessage, Game, Invitation, Player, Ruleset, Seat
@@ -43,7 +42,8 @@ from games.services.push.outbox import turn_push_owe
 from games.services.queueing import bot_move_queue_on_commit, task_queue_on_commit
 from games.services.replay import seed_hash
 from games.services.standing_orders import standing_orders_apply, standing_orders_apply_on_commit
-from games.wording import say
+from games.text.bots import bot_kind_for
+from games.text.wording import say
 
 logger = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ def game_create(
     members in this order instead; the creator then sits only if listed.
 
     ``bot_seats`` maps seat positions to bot kinds (``engine.bots``) or levels (``"hard"``,
-    stored as the level's bot, ``games.bots``); ``options`` are the engine's table options
+    stored as the level's bot, ``games.text.bots``); ``options`` are the engine's table options
     folded into the ruleset's config.
     """
     player = player_for(creator)

@@ -14,9 +14,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.bots import bot_kind_for
 from games.engines import get_engine
 from games.models import Game, Ruleset
+from games.text.bots import bot_kind_for
 
 from .play import PlayError, game_create, game_start, player_for
 

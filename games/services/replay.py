@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from games.engines import EngineError, get_engine
 from games.models import Game, GameEvent
-from games.wording import error_text
+from games.text.wording import error_text
 
 
 def seed_hash(seed: str) -> str:

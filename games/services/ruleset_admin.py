@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from games.engines import ConfigError, get_engine
 from games.models import Ruleset, RulesText
-from games.wording import config_problems
+from games.text.wording import config_problems
 
 
 class RulesetError(Exception):

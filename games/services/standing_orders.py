@@ -25,8 +25,8 @@ from django.utils.translation import gettext_noop
 
 from games.engines import get_engine
 from games.models import Game, Seat, StandingOrder
-from games.parsing import strict_int
 from games.selectors import clock_known_empty, game_state, read_once
+from games.text.parsing import strict_int
 
 from .followups import auto_move_settled
 from .moves import move_play_for_seat

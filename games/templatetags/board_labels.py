@@ -30,7 +30,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from games.engines.colt.data import CARD_LABELS, TURN_LABELS
 from games.engines.colt.wording import ROUND_CARD_NAMES
 from games.engines.napad.wording import CARGO_NAMES, GANG_NAMES
-from games.wording import bot_label, phase_label
+from games.text.wording import bot_label, phase_label
 
 register = template.Library()
 

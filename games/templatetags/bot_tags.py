@@ -1,11 +1,11 @@
 """Bots in templates: ``{{ seat.bot_kind|bot_level }}`` names a bot seat by its level
-("hard"), in the page's language (``games.bots``)."""
+("hard"), in the page's language (``games.text.bots``)."""
 
 from __future__ import annotations
 
 from django import template
 
-from games.bots import bot_level_label
+from games.text.bots import bot_level_label
 
 register = template.Library()
 

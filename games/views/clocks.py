@@ -14,12 +14,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.models import Leave, Notification, Player
-from games.parsing import strict_int, strict_ints
 from games.services.clocks import ClockError, deadline_extend
 from games.services.clocks.leave import LeaveError, leave_cancel, leave_declare
 from games.services.clocks.leave_time import player_today
 from games.services.notifications import notifications_mark_read
 from games.services.standing_orders import StandingOrderError, standing_order_set
+from games.text.parsing import strict_int, strict_ints
 
 from .play import game_live_response
 

@@ -22,11 +22,11 @@ from games import selectors_leagues as selectors
 from games.forms.leagues import ClubNightResultForm, SeasonCreateForm
 from games.models import Fixture, League, Membership, Player, Round, Season
 from games.models.rulesets import Ruleset
-from games.parsing import strict_int
 from games.roles import is_league_organiser
 from games.services.accounts import player_get_or_create
 from games.services.leagues import club_night, divisions, members, rounds
 from games.services.leagues.rounds import LeagueError
+from games.text.parsing import strict_int
 
 
 def _me(request: HttpRequest) -> Player:

@@ -19,7 +19,6 @@ from games.gamelog import log_entries, log_groups
 from games.limits import CHAT, limit_reached, limited_response, member_key
 from games.models import Game
 from games.naming import seat_names
-from games.parsing import strict_int
 from games.rendering import (
     board_context,
     game_context,
@@ -40,6 +39,7 @@ from games.services import play
 from games.services.replay import game_replay_state, game_verify
 from games.services.visits import visit_page_open
 from games.table_urls import log_sprite
+from games.text.parsing import strict_int
 
 
 def _visible_game(

@@ -5,7 +5,7 @@ cannot read at all ("1e2", "0x1", NUL, thirty nines).
 
 Whatever is sent: never a 5xx, and nothing changes — no move, no "+24 h", no standing order,
 no notification marked read, no table or season created — because the site reads numbers
-with one strict parser (games/parsing.py), and none of these is a number in ASCII digits."""
+with one strict parser (games/text/parsing.py), and none of these is a number in ASCII digits."""
 
 from __future__ import annotations
 
@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 
 from games.engines import get_engine
 from games.models import Game, League, Membership, Notification, Ruleset
-from games.parsing import strict_int
 from games.services.api_tokens import api_token_create
 from games.services.notifications import notification_send
 from games.services.play import game_create, game_start, seat_join
 from games.services.rulesets import rulesets_install_defaults
+from games.text.parsing import strict_int
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The game log for people (games/gamelog.py, games/wording.py): one line per event with its
+"""The game log for people (games/gamelog.py, games/text/wording.py): one line per event with its
 icon, under round / phase headings, members beside their gangs and bandits, plurals in every
 language, your own private lines as "You ...", the other seats' under their names after the
 end, and old logged events read with today's words."""
@@ -12,7 +12,7 @@ from games.engines import get_engine
 from games.engines.base import phrase
 from games.gamelog import event_text, log_entries, log_groups
 from games.models import GameEvent
-from games.wording import action_label, say
+from games.text.wording import action_label, say
 
 NAMES = {0: "Alice", 1: "Bob", 2: "Carol"}
 
@@ -200,7 +200,7 @@ def test_a_refusal_from_an_engine_reads_in_the_players_language():
     except Exception as error:  # noqa: BLE001
         refusal = error
     with translation.override("pt"):
-        from games.wording import error_text
+        from games.text.wording import error_text
 
         assert error_text(refusal) == "As Cartas de Bala não podem ser baixadas."
     assert str(refusal) == "Bullet cards can't be played."

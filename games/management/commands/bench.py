@@ -39,7 +39,7 @@ from games.benchmarks.queries import queries_measure
 from games.benchmarks.stats import spread_text
 from games.benchmarks.sweep import sweep_measure
 from games.benchmarks.wsgi import wsgi_measure
-from games.parsing import strict_ints
+from games.text.parsing import strict_ints
 
 SECTIONS = (
     "engines", "move_path", "pages", "comeback", "queries", "broadcast", "fanout", "sweep", "bots",

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from games.engines import KINDS, ConfigError, get_engine
 from games.engines.base import bot_name
 from games.engines.simulator import simulate
-from games.parsing import strict_int
+from games.text.parsing import strict_int
 
 
 def _seed(text: str) -> int | str:

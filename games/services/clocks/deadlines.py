@@ -17,10 +17,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games.bots import LEVEL_LABELS
 from games.broadcast import game_updated_on_commit
 from games.models import DeadlineExtension, Game, Player, Seat, TurnClock
 from games.selectors import clock_known_empty, read_once
+from games.text.bots import LEVEL_LABELS
 
 from .leave_time import clock_instant, leave_intervals, seat_leave_intervals
 from .policy import clock_policy, reminder_points_clean

@@ -5,7 +5,7 @@ Club-wide defaults come from settings (``NAPAD_REMINDER_POINTS``, ``NAPAD_TIMEOU
 ``Game.options["clock"]`` — ``{"reminder_points": [50, 80, 95], "timeouts_to_bot": 3,
 "stand_in_level": "hard"}`` — set with ``clock_policy_set``
 (games/services/clocks/deadlines.py) after ``game_create`` (the
-engine never sees that key). ``stand_in_level`` is the level (``games.bots``) of the bot that
+engine never sees that key). ``stand_in_level`` is the level (``games.text.bots``) of the bot that
 takes a seat after repeated timeouts and the one a moderator is offered first.
 """
 
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from games.bots import DEFAULT_STAND_IN_LEVEL, LEVEL_LABELS
 from games.models import Game
+from games.text.bots import DEFAULT_STAND_IN_LEVEL, LEVEL_LABELS
 
 DEFAULT_REMINDER_POINTS = (50, 80, 95)
 DEFAULT_TIMEOUTS_TO_BOT = 3

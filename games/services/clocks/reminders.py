@@ -33,7 +33,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
 from games.models import Player, ReminderSent, TurnClock
-from games.wording import time_left_words
+from games.text.wording import time_left_words
 
 from ..notifications import game_url, notification_send
 from ..presence import is_present

@@ -24,10 +24,10 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games.bots import bot_kind_for
 from games.engines import get_engine
 from games.engines.base import plural_noop
 from games.models import Game, GameEvent, Seat, StandingOrder
+from games.text.bots import bot_kind_for
 
 from ..followups import bot_move_owed
 from ..moves import bot_move_play, move_play_for_seat

@@ -42,7 +42,7 @@ from py_vapid import Vapid, VapidException
 from pywebpush import WebPushException, webpush
 
 from games.models import Game, PushDelivery, PushMessage, PushSubscription
-from games.wording import text_render
+from games.text.wording import text_render
 
 from ..presence import is_present
 from ..quiet_hours import quiet_hours_end

@@ -27,9 +27,9 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext, pgettext
 
-from games.bots import bot_level_label
 from games.engines import KINDS, get_engine
 from games.engines.base import Wording, english
+from games.text.bots import bot_level_label
 
 Names = Mapping[int, str]
 
@@ -199,7 +199,7 @@ def config_problems(error: Any) -> list[tuple[str, str]]:
 
 
 def bot_label(kind: Any) -> Any:
-    """A stored bot kind in words: its level ("hard", games.bots); an unknown kind as it is."""
+    """A stored bot kind in words: its level ("hard", games.text.bots); an unknown kind as it is."""
     return bot_level_label(kind) if isinstance(kind, str) else kind
 
 
