@@ -5,7 +5,7 @@ the version the panel starts from, and the viewer. Output: plain data for the "s
 visit" panel (``templates/games/_since.html``) —
 
 - groups by round and phase, each with short lines in the viewer's language (the texts come
-  from ``games.gamelog``; what the viewer may read is decided there, as for the log);
+  from ``games.selectors.gamelog``; what the viewer may read is decided there, as for the log);
 - for To jest napad!, the cards each gang sent and who passed, and each loot division as a
   small table (colour, total per gang, who captured how many wagons, ties kept on the train);
 - the keys of the board's pieces and spots that changed (``data-mark`` on the boards), which
@@ -23,8 +23,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games.gamelog import event_text
 from games.models import GameEvent
+from games.selectors.gamelog import event_text
 
 # How many actions the panel shows at most (older ones: "see the whole log").
 SINCE_ACTIONS = 40

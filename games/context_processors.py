@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from games.selectors import unread_notifications_count
+from games.selectors.tables import unread_notifications_count
 
 
 def site(request: HttpRequest) -> dict:

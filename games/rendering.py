@@ -31,11 +31,11 @@ from django.utils.translation import ngettext
 from games.boards import CHOICE_MARKS, DECORATORS, action_key
 from games.catchup import CONTEXT_ACTIONS, SINCE_ACTIONS, catchup_build
 from games.engines import get_engine
-from games.gamelog import log_entries, log_groups
-from games.kept_log import KEPT_EVENTS
 from games.models import Game
-from games.naming import seat_name
-from games.selectors import game_chat, game_events, game_recent_events, game_state
+from games.selectors.gamelog import log_entries, log_groups
+from games.selectors.kept_log import KEPT_EVENTS
+from games.selectors.naming import seat_name
+from games.selectors.tables import game_chat, game_events, game_recent_events, game_state
 from games.services.charts import scores_chart
 from games.services.replay import game_round_scores
 from games.status import game_status
@@ -45,7 +45,7 @@ from games.text.wording import action_label, say
 __all__ = ["action_key"]  # re-exported for the API (games/api/games.py)
 
 # The log's last lines: as many as each move keeps on the game's row, so drawing them needs
-# no query of their own (games/kept_log.py).
+# no query of their own (games/selectors/kept_log.py).
 LOG_LINES = KEPT_EVENTS
 # Actions the live region reads out after a change (older ones: "…").
 ANNOUNCED_ACTIONS = 3

@@ -355,7 +355,7 @@ def game_expected_places_data(game: Game) -> list[dict]:
     # game.seats.all(): the game page prefetched them with their players and users.
     seats = [s for s in game.seats.all() if s.player_id is not None]
     if all(hasattr(s, "rating_mu") for s in seats):
-        # Read with the seats (games/selectors.py game_with_seats(page=True)): no query.
+        # Read with the seats (games/selectors/tables.py game_with_seats(page=True)): no query.
         skills = {
             s.player_id: Skill(s.rating_mu, s.rating_sigma)
             for s in seats

@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from ninja import Query, Router, Status
 
 from games.engines import get_engine
-from games.gamelog import log_entries
 from games.models import Game, GameEvent
-from games.naming import seat_names
-from games.selectors import TableAccess
+from games.selectors.gamelog import log_entries
+from games.selectors.naming import seat_names
+from games.selectors.tables import TableAccess
 from games.services import play
 from games.text.wording import action_label
 

@@ -19,8 +19,8 @@ from games.converters import DB_ID_MAX, DB_ID_MIN
 from games.engines import get_engine
 from games.limits import LimitReached, table_creation_refusal
 from games.models import Game, Player, Ruleset
-from games.naming import seat_name
-from games.selectors import (
+from games.selectors.naming import seat_name
+from games.selectors.tables import (
     TableAccess,
     game_with_seats,
     lobby_finished_games,

@@ -33,9 +33,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines import IllegalAction, get_engine
-from games.kept_log import kept_events_after_move
 from games.models import Game, GameEvent
-from games.selectors import (
+from games.selectors.kept_log import kept_events_after_move
+from games.selectors.tables import (
     game_kept_events,
     game_locked_for_move,
     game_state_remember,
@@ -210,7 +210,8 @@ def _move_play(
         by_clock=by_clock,
         created_at=now,
     )
-    # The log's last lines ride on the row (games/kept_log.py): pages read them with the game.
+    # The log's last lines ride on the row (games/selectors/kept_log.py): pages read them with the
+    # game.
     changes["recent_events"] = kept_events_after_move(game_kept_events(game), logged)
     # Compare-and-set: the row only if it is still at the version this move was computed
     # from. Another writer can have saved first only where the row lock is not real (SQLite).

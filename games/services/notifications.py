@@ -17,7 +17,7 @@ from django.utils import timezone, translation
 
 from games.broadcast import game_updated_on_commit, user_notified_on_commit
 from games.models import Game, Notification, Player, TableNotice
-from games.selectors import clock_known_empty, read_once
+from games.selectors.tables import clock_known_empty, read_once
 from games.services.push.outbox import notification_push_owe
 from games.text.wording import say, text_render
 
@@ -127,7 +127,7 @@ def table_notice_text(notice: TableNotice) -> str:
 
 def table_notices(game: Game, *, limit: int = 20) -> list[dict[str, Any]]:
     """The latest notices of a table, oldest first, in the viewer's language (no query when
-    the game's own query found none: games/selectors.py ``_clock_hints``)."""
+    the game's own query found none: games/selectors/tables.py ``_clock_hints``)."""
     if clock_known_empty(game, "notices"):
         return []
     # Read once per copy of the game (every viewer of one broadcast), worded per reader.

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from games.broadcast import game_updated_on_commit
 from games.engines import ConfigError, get_engine
 from games.models import ChatMessage, Game, Invitation, Player, Ruleset, Seat
-from games.selectors import player_of
+from games.selectors.tables import player_of
 from games.services.clocks.deadlines import turn_clock_after_move, turn_clock_start
 from games.services.followups import auto_move_due
 from games.services.moves import (  # noqa: F401  (MoveResult, MAX_ACTION_BYTES: callers' names)

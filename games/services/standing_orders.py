@@ -25,7 +25,7 @@ from django.utils.translation import gettext_noop
 
 from games.engines import get_engine
 from games.models import Game, Seat, StandingOrder
-from games.selectors import clock_known_empty, game_state, read_once
+from games.selectors.tables import clock_known_empty, game_state, read_once
 from games.text.parsing import strict_int
 
 from .followups import auto_move_settled
@@ -296,7 +296,7 @@ def _carried_out(view: dict[str, Any], pile_index: int) -> bool:
 def _round_orders(game: Game, round_index: int) -> list[StandingOrder]:
     # Every seat's orders of the round in one query per copy of the game: the fragments of
     # one broadcast (one per seated member) share it; none when the game's own query found
-    # no order at all (games/selectors.py _clock_hints).
+    # no order at all (games/selectors/tables.py _clock_hints).
     if clock_known_empty(game, "orders"):
         return []
     return read_once(

@@ -16,7 +16,7 @@ def _fixture_of(game) -> Fixture | None:
     if game is None or not game.pk:
         return None
     if Game.fixture.is_cached(game):
-        # The game page joined it into the game's query (games/selectors.py game_with_seats).
+        # The game page joined it into the game's query (games/selectors/tables.py game_with_seats).
         return getattr(game, "fixture", None)
     return Fixture.objects.filter(game=game).select_related("round", "season__league").first()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import template
 
 from games.models import Seat
-from games.naming import seat_name
+from games.selectors.naming import seat_name
 
 register = template.Library()
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games.forms.tables import TableCreateForm
 from games.limits import limited_response, table_creation_refusal
-from games.selectors import lobby_finished_games, lobby_my_games, lobby_open_tables
+from games.selectors.tables import lobby_finished_games, lobby_my_games, lobby_open_tables
 from games.services.play import PlayError, game_create
 
 

@@ -3,7 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games.selectors import home_games
+from games.selectors.tables import home_games
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -15,10 +15,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from games.engines import EngineError, get_engine
-from games.gamelog import log_entries, log_groups
 from games.limits import CHAT, limit_reached, limited_response, member_key
 from games.models import Game
-from games.naming import seat_names
 from games.rendering import (
     board_context,
     game_context,
@@ -26,7 +24,9 @@ from games.rendering import (
     render_game_live,
     render_since_closed,
 )
-from games.selectors import (
+from games.selectors.gamelog import log_entries, log_groups
+from games.selectors.naming import seat_names
+from games.selectors.tables import (
     TableAccess,
     game_chat,
     game_events,

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.catchup import SINCE_ACTIONS
 from games.engines import EngineError
-from games.gamelog import event_texts
 from games.rendering import board_context, render_since_closed
-from games.selectors import game_events, player_of
+from games.selectors.gamelog import event_texts
+from games.selectors.tables import game_events, player_of
 from games.services.replay import game_replay_steps
 from games.services.visits import visit_close
 

@@ -19,7 +19,7 @@ from markup import parse
 from games.clock_panel import PANEL_NOTICES
 from games.models import Game, Player
 from games.rendering import game_context
-from games.selectors import game_with_seats
+from games.selectors.tables import game_with_seats
 from games.services.clocks import players_on_leave
 from games.services.clocks.leave import leave_declare, player_today
 from games.services.notifications import table_notice_post, table_notices

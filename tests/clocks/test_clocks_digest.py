@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import time_machine
 from clockkit import play_first_legal, started_game, user_to_move
 
-from games.gamelog import event_text
 from games.models import DigestSent, GameEvent
-from games.naming import seat_names
+from games.selectors.gamelog import event_text
+from games.selectors.naming import seat_names
 from games.services.clocks import digests_send
 
 T0 = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)

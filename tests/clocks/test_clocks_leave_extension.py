@@ -10,7 +10,7 @@ from clockkit import seat_of, started_game, sweep, user_to_move
 from django.test import Client
 
 from games.models import DeadlineExtension, GameEvent, Leave, ReminderSent, TableNotice
-from games.selectors import game_locked_for_move
+from games.selectors.tables import game_locked_for_move
 from games.services.clocks import ClockError, deadline_extend, leave_days_used, players_on_leave
 from games.services.clocks.leave import LeaveError, leave_cancel, leave_declare
 from games.services.clocks.leave_time import seat_leave_intervals

@@ -13,7 +13,7 @@ from games import tasks
 from games.engines import get_engine
 from games.models import Game, GameEvent, Notification, StandingOrder
 from games.rendering import board_context
-from games.selectors import game_state, game_with_seats
+from games.selectors.tables import game_state, game_with_seats
 from games.services.followups import SWEEP_GRACE, followups_sweep
 from games.services.play import move_play_for_seat
 from games.services.standing_orders import (

@@ -29,7 +29,7 @@ from i18nkit import (
 )
 from test_pages_translated import COLT_TM, _choice
 
-from games.gamelog import phase_title
+from games.selectors.gamelog import phase_title
 
 pytestmark = [pytest.mark.django_db, pytest.mark.browser]
 

@@ -330,7 +330,7 @@ def test_a_round_whose_opening_died_half_way_is_opened_whole_by_the_next_sweep(
 
 def test_a_league_games_page_names_its_league_and_round_in_no_more_queries(running_season):
     """The page joins the fixture, its round and league into the game's own query, reading
-    only the columns the league line shows (games/selectors.py): a league table's page costs
+    only the columns the league line shows (games/selectors/tables.py): a league table's page costs
     the queries of a table outside any league, and says which league and round it belongs to."""
     from django.db import connection
     from django.test import Client

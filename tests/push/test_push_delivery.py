@@ -316,7 +316,7 @@ def test_a_move_that_leaves_its_member_to_move_again_owes_them_nothing(
     alice, bob, device, push_service
 ):
     # (Colt Express: a double turn, or the next Stealin' choice.) The member is acting.
-    from games.selectors import game_locked_for_move
+    from games.selectors.tables import game_locked_for_move
     from games.services.push.outbox import turn_push_owe
 
     game = started_game(alice, bob)

@@ -32,9 +32,9 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from games.engines import get_engine
-from games.gamelog import event_text, event_texts
 from games.models import Game, GameEvent
-from games.naming import seat_names
+from games.selectors.gamelog import event_text, event_texts
+from games.selectors.naming import seat_names
 
 # Keys of a stored engine state that no view has (views say "hand", "hand_size", ...).
 STATE_ONLY_KEYS = ('"hands": [', '"decks": [', '"hideouts": [', '"round_deck": [', '"tm_loot": [')

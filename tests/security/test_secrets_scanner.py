@@ -35,10 +35,10 @@ from seckit import scan, secrets_for
 
 from games.broadcast import game_group
 from games.engines import get_engine
-from games.gamelog import event_texts
 from games.models import Game, GameEvent, Ruleset
 from games.rendering import render_game_live
-from games.selectors import game_events
+from games.selectors.gamelog import event_texts
+from games.selectors.tables import game_events
 from games.services import play
 from games.services.api_tokens import api_token_create
 from games.services.presence import presence_leave

@@ -1,6 +1,6 @@
-"""The game log for people (games/gamelog.py, games/text/wording.py): one line per event with its
-icon, under round / phase headings, members beside their gangs and bandits, plurals in every
-language, your own private lines as "You ...", the other seats' under their names after the
+"""The game log for people (games/selectors/gamelog.py, games/text/wording.py): one line per event
+with its icon, under round / phase headings, members beside their gangs and bandits, plurals in
+every language, your own private lines as "You ...", the other seats' under their names after the
 end, and old logged events read with today's words."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from django.utils import translation
 
 from games.engines import get_engine
 from games.engines.base import phrase
-from games.gamelog import event_text, log_entries, log_groups
 from games.models import GameEvent
+from games.selectors.gamelog import event_text, log_entries, log_groups
 from games.text.wording import action_label, say
 
 NAMES = {0: "Alice", 1: "Bob", 2: "Carol"}
@@ -230,13 +230,13 @@ def test_the_english_places_an_event_keeps_say_what_the_phrases_say():
 
 @pytest.mark.parametrize("saved", [False, True], ids=["in-memory", "saved"])
 def test_a_log_read_again_says_what_a_first_reading_says_for_every_reader(saved):
-    """The log's texts and entries are kept between readings (games/gamelog.py ``_SAID``,
+    """The log's texts and entries are kept between readings (games/selectors/gamelog.py ``_SAID``,
     ``_ENTRIES``): the same actions read by another seat, after the end, in another language
     or with a seat handed to someone else must read as if said for the first time. A saved
     action is known by its game, place and time; one never saved, by its content."""
     from datetime import UTC, datetime, timedelta
 
-    from games import gamelog
+    from games.selectors import gamelog
 
     logged = _logged("colt", moves=6)
     if saved:

@@ -1,5 +1,5 @@
-"""The log's last lines kept on the game's row (games/kept_log.py): every viewer reads the same
-log from the copy as from the events table, without a query for it; a copy that is missing or
+"""The log's last lines kept on the game's row (games/selectors/kept_log.py): every viewer reads the
+same log from the copy as from the events table, without a query for it; a copy that is missing or
 stale is never trusted, and the next move mends it."""
 
 from __future__ import annotations
@@ -14,9 +14,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from playkit import member_client, napad_game, play_one
 
-from games import gamelog, kept_log
-from games.kept_log import KEPT_EVENTS, kept_events_current, kept_events_of, kept_events_read
 from games.models import Game, GameEvent, Ruleset
+from games.selectors import gamelog, kept_log
+from games.selectors.kept_log import (
+    KEPT_EVENTS,
+    kept_events_current,
+    kept_events_of,
+    kept_events_read,
+)
 from games.services import play
 from games.services.rulesets import rulesets_install_defaults
 

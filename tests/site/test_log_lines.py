@@ -17,8 +17,8 @@ from markupkit import parsed
 from playkit import member_client, napad_game, play_one, play_to_end
 
 from games.engines import get_engine
-from games.gamelog import log_entries, log_groups, phase_title
 from games.models import GameEvent
+from games.selectors.gamelog import log_entries, log_groups, phase_title
 
 BOX = "games/_log.html#log_box"
 GROUPS = "games/_log.html#log_groups"
@@ -261,7 +261,7 @@ def test_the_tables_box_is_the_same_on_the_page_and_in_a_move_answer(alice, bob)
 
 
 def test_a_log_read_again_is_data_and_renders_the_same():
-    """The log keeps each action's entry for the next reading (games/gamelog.py): what it
+    """The log keeps each action's entry for the next reading (games/selectors/gamelog.py): what it
     keeps is data — words and where they belong —, never markup, and a box rendered from a
     kept reading reads as the first one, in another language too."""
     logs = [log for _number, log in zip(range(6), _played_logs("napad"), strict=False)]

@@ -15,7 +15,7 @@ from playkit import napad_game, napad_table, play_one
 
 from games.engines import get_engine
 from games.models import Game, ModerationAction, Notification, Seat, TurnClock
-from games.selectors import table_access
+from games.selectors.tables import table_access
 from games.services import moderation
 from games.services.moderation import ModerationError
 from games.services.play import move_submit

@@ -11,7 +11,7 @@ from playkit import first_legal, user_to_move
 
 from games.engines import get_engine
 from games.models import Game, Ruleset
-from games.selectors import game_events
+from games.selectors.tables import game_events
 from games.services import play
 from games.services.replay import game_verify
 from games.services.rulesets import rulesets_install_defaults

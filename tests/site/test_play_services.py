@@ -11,7 +11,7 @@ from playkit import first_legal, napad_game, napad_ruleset, napad_table, play_on
 
 from games.engines import get_engine
 from games.models import Game, GameEvent, Ruleset, Seat
-from games.selectors import game_events
+from games.selectors.tables import game_events
 from games.services import play
 from games.services.replay import game_verify
 from games.services.rulesets import DEFAULT_RULESETS, rulesets_install_defaults

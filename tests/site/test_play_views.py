@@ -11,9 +11,9 @@ from django.utils.html import escape
 from playkit import first_legal, napad_game, napad_ruleset, play_one, play_to_end, user_to_move
 
 from games.engines import get_engine
-from games.gamelog import event_text
 from games.models import ChatMessage, Game, GameEvent, Ruleset
-from games.selectors import game_events
+from games.selectors.gamelog import event_text
+from games.selectors.tables import game_events
 from games.services.play import game_create, game_start, seat_join
 from games.services.replay import game_replay_state
 
@@ -209,12 +209,12 @@ def test_the_page_fragment_for_htmx(alice, bob):
 # (session, user, player, savepoint, locked game, seats, guarded update, event, the turn
 # clock's row, release; whether the game moved on since is asked only when a bot or a
 # standing order may have moved it) — the same on SQLite and PostgreSQL. The log's
-# last lines come with the game's row (games/kept_log.py; they were a query of their own on
-# each). The bounds leave no room for a query per move.
+# last lines come with the game's row (games/selectors/kept_log.py; they were a query of their
+# own on each). The bounds leave no room for a query per move.
 # The turn clocks add a fixed few (games/services/clocks): on the page the clock panel's
 # leave, notices and "+24 h" lookups; on a move the clock row, notices and "+24 h" — the
 # next decision's leave is one read, shared by the turn clock and the answer's clock panel
-# (games/selectors.py read_once; it was two).
+# (games/selectors/tables.py read_once; it was two).
 # 6 for the table, 3 for the clock panel, 2 for "since your last visit" (the member's visit is
 # read with the game and written when the table moved on; its events are read when the panel
 # reaches further back than the log's kept lines). A move adds nothing for it. The ratings'

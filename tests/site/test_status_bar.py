@@ -26,7 +26,7 @@ from playkit import (
 
 from games.models import Game
 from games.rendering import game_context, render_game_live
-from games.selectors import game_with_seats
+from games.selectors.tables import game_with_seats
 
 pytestmark = pytest.mark.django_db
 

@@ -26,7 +26,7 @@ from playkit import (
 from games.catchup import catchup_build
 from games.engines import get_engine
 from games.models import Game, GameEvent, Ruleset, Seat, TableVisit
-from games.selectors import game_events
+from games.selectors.tables import game_events
 from games.services.clocks.timeouts import seat_hand_to_bot
 from games.services.play import game_create
 from games.services.rulesets import rulesets_install_defaults

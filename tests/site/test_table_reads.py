@@ -1,5 +1,5 @@
-"""The table's reads (games/selectors.py): each game comes with its own seats, ruleset, visit,
-ratings, chat and bell, in a fixed number of queries on every database, and an id that finds
+"""The table's reads (games/selectors/tables.py): each game comes with its own seats, ruleset,
+visit, ratings, chat and bell, in a fixed number of queries on every database, and an id that finds
 no game — however large — reads as no game."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from games.models import (
     Seat,
     TableVisit,
 )
-from games.selectors import (
+from games.selectors.tables import (
     CHAT_LINES,
     game_chat,
     game_locked_for_move,
@@ -187,7 +187,7 @@ def test_each_member_bell_counts_only_their_own_unread_notifications(alice, bob,
 
 
 def test_the_game_pages_bell_counts_the_visitors_own_unread_notifications(alice, bob, charlie):
-    # The count comes with the game's query (games/selectors.py _game_for_visitor).
+    # The count comes with the game's query (games/selectors/tables.py _game_for_visitor).
     game = napad_game(alice, bob)
     for n, read_at in enumerate([None, None, timezone.now()]):
         Notification.objects.create(

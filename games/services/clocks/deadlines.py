@@ -19,7 +19,7 @@ from django.utils.translation import gettext_noop
 
 from games.broadcast import game_updated_on_commit
 from games.models import DeadlineExtension, Game, Player, Seat, TurnClock
-from games.selectors import clock_known_empty, read_once
+from games.selectors.tables import clock_known_empty, read_once
 from games.text.bots import LEVEL_LABELS
 
 from .leave_time import clock_instant, leave_intervals, seat_leave_intervals
@@ -217,7 +217,7 @@ def deadline_extend(*, game_id: int, user: AbstractBaseUser, position: int) -> G
 
 def extensions_given(game: Game) -> set[int]:
     """The seats given "+24 h" in this game (once each): one query per copy of the game,
-    none when the game's own query found none (games/selectors.py ``_clock_hints``)."""
+    none when the game's own query found none (games/selectors/tables.py ``_clock_hints``)."""
     if clock_known_empty(game, "extensions"):
         return set()
     return read_once(

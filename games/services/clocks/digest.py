@@ -19,9 +19,9 @@ from django.db.models import Max
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from games.gamelog import log_entries
 from games.models import DigestSent, Game, GameEvent, Player, Seat
-from games.naming import seat_names
+from games.selectors.gamelog import log_entries
+from games.selectors.naming import seat_names
 
 from ..notifications import game_url
 from .leave_time import player_on_leave

@@ -16,7 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Game, Leave, Player, Seat
-from games.selectors import clock_known_empty, read_once
+from games.selectors.tables import clock_known_empty, read_once
 
 
 def _zone(player: Player) -> zoneinfo.ZoneInfo:
@@ -51,11 +51,11 @@ def leave_intervals(player: Player | None, after: datetime) -> list[tuple[dateti
 
 def _seated_leaves(game: Game, seats: list[Seat], since: date) -> list[Leave]:
     """The leave of every member seated at ``game`` that has not ended before ``since``: one
-    query per copy of the game (games/selectors.py ``read_once``), shared by the move's turn
+    query per copy of the game (games/selectors/tables.py ``read_once``), shared by the move's turn
     clock and the clock panel of its answer ("Alice is away"), which ask for the same day."""
     members = tuple(sorted({seat.player_id for seat in seats if seat.player_id is not None}))
     if clock_known_empty(game, "leave") and since >= game.clock_none_leave_from:
-        return []  # the game's own query found none (games/selectors.py _clock_hints)
+        return []  # the game's own query found none (games/selectors/tables.py _clock_hints)
     return read_once(
         game,
         ("seated_leaves", members, since),

@@ -333,7 +333,7 @@ def _reader(game_event: Any, position: int | None, everything: bool) -> int | No
     for them (or every seat's show, each "You ..." or "Bob ..."), otherwise anyone's (``None``,
     as a spectator reads it) — the seats that see none of its private lines read the same
     entry, so one read for a member's move answer serves the next member's too. A kept
-    action says whose its private events are (games/kept_log.py); an event row, or a copy
+    action says whose its private events are (games/selectors/kept_log.py); an event row, or a copy
     kept before it said so, is looked into."""
     if position is None or everything:
         return position
@@ -357,7 +357,7 @@ ENTRIES_KEPT = 4096
 
 # How many rounds each logged action starts (almost always none), per action and game kind: a
 # window of the log numbers its rounds back from the round now, and counting them read every
-# action's events (a kept action's are parsed only when read: games/kept_log.py). Bounded.
+# action's events (a kept action's are parsed only when read: games/selectors/kept_log.py). Bounded.
 _STARTS: dict[tuple, int] = {}
 
 

@@ -10,11 +10,11 @@ game's own version and reaches back far enough (``kept_events_read``); anything 
 saved before this column existed, an event written some other way, a page that wants more
 lines) reads ``GameEvent`` as before. Like ``Game.state``, the copy holds private events and
 never reaches a template as it is: the log shows each viewer only what is theirs
-(games/gamelog.py). The action as submitted is not kept (it may hold a face-down card).
+(games/selectors/gamelog.py). The action as submitted is not kept (it may hold a face-down card).
 
 Each kept action holds its events as JSON *text* (``"events"``), parsed only when a reading
 asks for them (``KeptEvent.public_events``): the log keeps what each action said once read
-(games/gamelog.py ``_ENTRIES``), so a page, answer or push reads its 20 actions without
+(games/selectors/gamelog.py ``_ENTRIES``), so a page, answer or push reads its 20 actions without
 parsing them again, and the game read for a request holds 20 strings instead of hundreds of
 lists and dicts for the garbage collector to walk until it is freed. Copies written before
 (``"public"`` / ``"private"`` as JSON) are read as they are; the next move writes the new form.
@@ -66,8 +66,8 @@ class KeptEvent:
         self.game_id, self.seq, self.seat = game_id, seq, seat
         self.by_clock, self.created_at = by_clock, created_at
         # The seats its private events are for, known without parsing them (the log shares
-        # an action's entry among the readers who see none: games/gamelog.py ``_ENTRIES``);
-        # None in a copy written before it was kept.
+        # an action's entry among the readers who see none: games/selectors/gamelog.py
+        # ``_ENTRIES``); None in a copy written before it was kept.
         self.private_to = private_to
         self._text = events_text
         self._events = None if events_text is not None else (public_events, private_events)

@@ -31,13 +31,6 @@ from django.utils import timezone
 
 from games import roles
 from games.engines import get_engine
-from games.kept_log import (
-    KEPT_EVENTS,
-    KeptEvent,
-    kept_events_current,
-    kept_events_of,
-    kept_events_read,
-)
 from games.models import (
     ChatMessage,
     DeadlineExtension,
@@ -53,6 +46,13 @@ from games.models import (
     StandingOrder,
     TableNotice,
     TableVisit,
+)
+from games.selectors.kept_log import (
+    KEPT_EVENTS,
+    KeptEvent,
+    kept_events_current,
+    kept_events_of,
+    kept_events_read,
 )
 
 LOBBY_LIMIT = 50
@@ -503,7 +503,7 @@ def _kept_log_loaded(game: Game) -> list[dict[str, Any]] | None:
 
 def game_recent_events(game: Game, *, limit: int) -> list[GameEvent | KeptEvent]:
     """The last ``limit`` events, oldest first: from the copy on the game's row when it is
-    current and long enough (games/kept_log.py), otherwise one query whatever the game's
+    current and long enough (games/selectors/kept_log.py), otherwise one query whatever the game's
     length; once per copy of the game."""
 
     def read() -> list[GameEvent | KeptEvent]:
