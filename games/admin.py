@@ -11,14 +11,14 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from . import (
+from games import (
     admin_clocks,  # noqa: F401 (registers turn clocks, reminders, leave, notices)
     admin_leagues,  # noqa: F401 (registers leagues, seasons, standings, ratings)
     admin_rulesets,  # noqa: F401 (registers Ruleset, RulesText, SimulationRun)
 )
-from .admin_moderation import GameModerationMixin
-from .admin_secrets import SecretFieldsAdminMixin
-from .models import ChatMessage, Game, GameEvent, Invitation, Seat
+from games.admin_moderation import GameModerationMixin
+from games.admin_secrets import SecretFieldsAdminMixin
+from games.models import ChatMessage, Game, GameEvent, Invitation, Seat
 
 
 class ReadOnlyAdminMixin:

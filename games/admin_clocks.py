@@ -10,10 +10,10 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import Http404
 
-from .admin_secrets import SecretFieldsAdminMixin
-from .converters import DB_ID_MAX, DB_ID_MIN
-from .models import DeadlineExtension, Leave, ReminderSent, TableNotice, TurnClock
-from .parsing import strict_int
+from games.admin_secrets import SecretFieldsAdminMixin
+from games.converters import DB_ID_MAX, DB_ID_MIN
+from games.models import DeadlineExtension, Leave, ReminderSent, TableNotice, TurnClock
+from games.text.parsing import strict_int
 
 
 class ReadOnlyAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):

@@ -8,9 +8,9 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
-from .admin_secrets import SecretFieldsAdminMixin
-from .forms.fields import WHOLE_NUMBER_FORMFIELDS
-from .models import (
+from games.admin_secrets import SecretFieldsAdminMixin
+from games.forms.fields import WHOLE_NUMBER_FORMFIELDS
+from games.models import (
     Division,
     Fixture,
     FixtureSeat,
@@ -22,10 +22,10 @@ from .models import (
     Season,
     Standing,
 )
-from .services.leagues import divisions as division_services
-from .services.leagues import rounds as round_services
-from .services.leagues.rounds import LeagueError
-from .services.leagues.standings import season_standings_recompute
+from games.services.leagues import divisions as division_services
+from games.services.leagues import rounds as round_services
+from games.services.leagues.rounds import LeagueError
+from games.services.leagues.standings import season_standings_recompute
 
 
 class ReadOnly:

@@ -45,11 +45,11 @@ from django.db import connections
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from .broadcast import game_group, user_group
-from .clock_panel import PANEL_NOTICES
-from .models import Player
-from .rendering import LOG_LINES, render_chat, render_game_live
-from .selectors import (
+from games.broadcast import game_group, user_group
+from games.models import Player
+from games.rendering import LOG_LINES, render_chat, render_game_live
+from games.reports.clock_panel import PANEL_NOTICES
+from games.selectors.tables import (
     game_chat,
     game_recent_events,
     game_with_seats,
@@ -57,11 +57,11 @@ from .selectors import (
     table_access_known,
     unread_notifications_count,
 )
-from .services.clocks import extensions_given, players_on_leave
-from .services.notifications import table_notices
-from .services.presence import PRESENCE_REFRESH_SECONDS, presence_touch
-from .services.standing_orders import standing_orders_preload
-from .services.visits import visit_seen
+from games.services.clocks import extensions_given, players_on_leave
+from games.services.notifications import table_notices
+from games.services.presence import PRESENCE_REFRESH_SECONDS, presence_touch
+from games.services.standing_orders import standing_orders_preload
+from games.services.visits import visit_seen
 
 # Entries kept: an update of one game takes a handful (the read, the chat, the spectators'
 # view, one per seated member), and an entry is only needed while its update fans out.

@@ -1,7 +1,7 @@
 """League pages: the list, a league (standings, rounds and fixtures, divisions, join/leave,
 organiser actions), club-night results, balance statistics, and members' ratings.
 
-Views stay thin: reads come from ``games.selectors_leagues`` (the same dicts the API serves),
+Views stay thin: reads come from ``games.reports.leagues`` (the same dicts the API serves),
 writes go through ``games.services.leagues``.
 """
 
@@ -18,10 +18,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors_leagues as selectors
 from games.forms.leagues import ClubNightResultForm, SeasonCreateForm
 from games.models import Fixture, League, Membership, Player, Round, Season
 from games.models.rulesets import Ruleset
+from games.reports import leagues as selectors
 from games.roles import is_league_organiser
 from games.services.accounts import player_get_or_create
 from games.services.leagues import club_night, divisions, members, rounds

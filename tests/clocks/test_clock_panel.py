@@ -16,9 +16,9 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from markup import parse
 
-from games.clock_panel import PANEL_NOTICES
 from games.models import Game, Player
 from games.rendering import game_context
+from games.reports.clock_panel import PANEL_NOTICES
 from games.selectors.tables import game_with_seats
 from games.services.clocks import players_on_leave
 from games.services.clocks.leave import leave_declare, player_today
