@@ -47,7 +47,6 @@ from django.utils import timezone, translation
 
 from games.broadcast import game_group, user_group
 from games.models import Player
-from games.rendering import LOG_LINES, render_chat, render_game_live
 from games.reports.clock_panel import PANEL_NOTICES
 from games.selectors.tables import (
     game_chat,
@@ -62,6 +61,7 @@ from games.services.notifications import table_notices
 from games.services.presence import PRESENCE_REFRESH_SECONDS, presence_touch
 from games.services.standing_orders import standing_orders_preload
 from games.services.visits import visit_seen
+from games.table.rendering import LOG_LINES, render_chat, render_game_live
 
 # Entries kept: an update of one game takes a handful (the read, the chat, the spectators'
 # view, one per seated member), and an entry is only needed while its update fans out.

@@ -38,7 +38,7 @@ from django.urls import reverse
 
 from games.engines import get_engine
 from games.models import Game
-from games.rendering import LOG_LINES
+from games.table.rendering import LOG_LINES
 
 from .club import (
     NAPAD_RULESET,

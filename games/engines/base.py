@@ -364,7 +364,7 @@ class Engine(ABC):
     def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
 
     def board_view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """``view`` as the site's board draws it (games/rendering.py): engines may leave out
+        """``view`` as the site's board draws it (games/table/rendering.py): engines may leave out
         keys their board templates never read — material for search bots and the API —, never
         add any, and never show more than ``view`` does. The default is ``view`` itself."""
         return self.view(state, seat)

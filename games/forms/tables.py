@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engines import get_engine
 from games.forms.fields import WholeNumberField
 from games.models import Player, Ruleset
-from games.rendering import option_choices
+from games.table.rendering import option_choices
 from games.text.bots import bot_choices as bot_choices_of
 from games.text.bots import bot_kind_for
 

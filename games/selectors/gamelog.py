@@ -1,6 +1,6 @@
 """The game log in words: engine events turned into lines a viewer may read, in their language.
 
-The HTTP views, the consumer (through ``games.rendering``), the API, the replay and the digest
+The HTTP views, the consumer (through ``games.table.rendering``), the API, the replay and the digest
 share these, so a viewer only ever reads the public events and their own private ones (every
 seat's after the end). Each logged action (a ``GameEvent``) becomes an *entry*:
 

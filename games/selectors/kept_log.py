@@ -30,7 +30,7 @@ from typing import Any
 
 from games.models.json_fields import json_parsed
 
-# The game page's log (games/rendering.py LOG_LINES): every request that draws it finds its
+# The game page's log (games/table/rendering.py LOG_LINES): every request that draws it finds its
 # lines on the row.
 KEPT_EVENTS = 20
 

@@ -8,7 +8,7 @@
   records the last one when it closes and with its presence refresh, never once per push. So
   moves watched live do not open the panel; while a panel is open, it stays open.
 - Dismissing the panel closes it (``visit_close``). Acting closes it without a write: the
-  page starts the panel after the member's own last move (games/rendering.py), so a move
+  page starts the panel after the member's own last move (games/table/rendering.py), so a move
   costs no query here.
 
 None of these reads the events; each is one or two small queries whatever the game's length.

@@ -1,5 +1,5 @@
 """Seats in lists (lobby, home page): ``{{ seat|seat_label }}`` names it as the table does —
-the member, a bot, or "Bot for Bob" when a bot plays a member's seat (games/rendering.py)."""
+the member, a bot, or "Bot for Bob" when a bot plays a member's seat (games/table/rendering.py)."""
 
 from __future__ import annotations
 

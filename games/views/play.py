@@ -17,13 +17,6 @@ from django.views.decorators.http import require_POST, require_safe
 from games.engines import EngineError, get_engine
 from games.limits import CHAT, limit_reached, limited_response, member_key
 from games.models import Game
-from games.rendering import (
-    board_context,
-    game_context,
-    render_chat,
-    render_game_live,
-    render_since_closed,
-)
 from games.selectors.gamelog import log_entries, log_groups
 from games.selectors.naming import seat_names
 from games.selectors.tables import (
@@ -38,7 +31,14 @@ from games.selectors.tables import (
 from games.services import play
 from games.services.replay import game_replay_state, game_verify
 from games.services.visits import visit_page_open
-from games.table_urls import log_sprite
+from games.table.links import log_sprite
+from games.table.rendering import (
+    board_context,
+    game_context,
+    render_chat,
+    render_game_live,
+    render_since_closed,
+)
 from games.text.parsing import strict_int
 
 
@@ -113,7 +113,7 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
         expected_version=request.POST.get("version"),
     )
     # Acting closes "since your last visit" (the answer empties it; a later page starts it
-    # after the member's own last move: games/rendering.py), with no write on the move path.
+    # after the member's own last move: games/table/rendering.py), with no write on the move path.
     if result.ok and request.htmx and (not result.may_move_on or game_unchanged(result.game)):
         # The game the service saved (seats loaded) is the fresh board: no second read. If
         # something queued on commit (a bot, a standing order) may have moved it on, that is

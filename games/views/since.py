@@ -14,13 +14,13 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.catchup import SINCE_ACTIONS
 from games.engines import EngineError
-from games.rendering import board_context, render_since_closed
 from games.selectors.gamelog import event_texts
 from games.selectors.tables import game_events, player_of
 from games.services.replay import game_replay_steps
 from games.services.visits import visit_close
+from games.table.catchup import SINCE_ACTIONS
+from games.table.rendering import board_context, render_since_closed
 
 from .play import _int_or, _visible_game
 

@@ -12,7 +12,6 @@ from django.utils import timezone
 from games import tasks
 from games.engines import get_engine
 from games.models import Game, GameEvent, Notification, StandingOrder
-from games.rendering import board_context
 from games.selectors.tables import game_state, game_with_seats
 from games.services.followups import SWEEP_GRACE, followups_sweep
 from games.services.play import move_play_for_seat
@@ -22,6 +21,7 @@ from games.services.standing_orders import (
     standing_orders_apply,
     standing_orders_for,
 )
+from games.table.rendering import board_context
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ from i18nkit import (
 
 from games.engines import get_engine
 from games.models import Game, GameEvent
-from games.rendering import render_game_live
+from games.table.rendering import render_game_live
 
 pytestmark = pytest.mark.django_db
 

@@ -36,7 +36,6 @@ from seckit import scan, secrets_for
 from games.broadcast import game_group
 from games.engines import get_engine
 from games.models import Game, GameEvent, Ruleset
-from games.rendering import render_game_live
 from games.selectors.gamelog import event_texts
 from games.selectors.tables import game_events
 from games.services import play
@@ -47,6 +46,7 @@ from games.services.push import sending as push_sending
 from games.services.push.devices import push_device_subscribe
 from games.services.replay import game_replay_steps
 from games.services.rulesets import rulesets_install_defaults
+from games.table.rendering import render_game_live
 from napad_site.asgi import application
 from tests.socketkit import Socket
 

@@ -19,13 +19,13 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
-from games.boards import action_key, colt_decorate
 from games.engines import get_engine
 from games.engines.colt.data import CARD_LABELS, TURN_LABELS
 from games.engines.colt.wording import ROUND_CARD_NAMES
 from games.models import Ruleset
 from games.services import play
 from games.services.rulesets import rulesets_install_defaults
+from games.table.boards import action_key, colt_decorate
 
 BOARD = "games/colt/board.html#board"
 HAND = "games/colt/board.html#hand"

@@ -16,9 +16,9 @@ from playkit import first_legal, napad_game, user_to_move
 from games import consumers
 from games.consumers import SharedRenders
 from games.engines import get_engine
-from games.rendering import render_game_live
 from games.services.accounts import user_sign_up
 from games.services.play import chat_message_post, move_submit
+from games.table.rendering import render_game_live
 from napad_site.asgi import application
 from tests.conftest import PASSWORD
 from tests.socketkit import Socket

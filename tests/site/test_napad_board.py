@@ -18,8 +18,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
-from games.boards import DECORATORS, action_key
 from games.engines import get_engine
+from games.table.boards import DECORATORS, action_key
 from games.templatetags.board_labels import cargo_name, gang_name, phase_name
 from games.templatetags.when_tags import on_date
 

@@ -25,8 +25,8 @@ from playkit import (
 )
 
 from games.models import Game
-from games.rendering import game_context, render_game_live
 from games.selectors.tables import game_with_seats
+from games.table.rendering import game_context, render_game_live
 
 pytestmark = pytest.mark.django_db
 

@@ -23,13 +23,13 @@ from playkit import (
     user_to_move,
 )
 
-from games.catchup import catchup_build
 from games.engines import get_engine
 from games.models import Game, GameEvent, Ruleset, Seat, TableVisit
 from games.selectors.tables import game_events
 from games.services.clocks.timeouts import seat_hand_to_bot
 from games.services.play import game_create
 from games.services.rulesets import rulesets_install_defaults
+from games.table.catchup import catchup_build
 from games.templatetags.when_tags import absolute, relative, until_when
 from napad_site.asgi import application
 

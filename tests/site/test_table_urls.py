@@ -1,4 +1,4 @@
-"""A table's URLs filled in from one reversal (games/table_urls.py): exactly what ``reverse``
+"""A table's URLs filled in from one reversal (games/table/links.py): exactly what ``reverse``
 and ``{% static %}`` say, for every game, under whatever prefix the site is served."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from django.templatetags.static import static
 from django.test import override_settings
 from django.urls import clear_script_prefix, reverse, set_script_prefix
 
-from games.table_urls import LOG_SPRITE, log_sprite, table_url
+from games.table.links import LOG_SPRITE, log_sprite, table_url
 
 
 @pytest.mark.parametrize("name", ["game_act", "game_log", "game_replay"])

@@ -3,8 +3,8 @@ they act on, and the names (``data-mark`` keys) of the board's spots and pieces.
 
 A mark key names one thing on the board the same way everywhere: a choice that names a spot
 (``spot-2-roof``), a piece that moved since the member's last visit (``bandit-3``), a piece
-that travels when the board changes (``data-flip``). ``games.catchup`` derives the changed ones
-from the events with the same keys, and ``static/js/game.js`` highlights, marks and animates
+that travels when the board changes (``data-flip``). ``games.table.catchup`` derives the changed
+ones from the events with the same keys, and ``static/js/game.js`` highlights, marks and animates
 them. Nothing here reads the stored state: only the engine's view for this viewer.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games.catchup import spot_key
+from games.table.catchup import spot_key
 from games.templatetags.board_labels import cargo_name
 
 TO_LOCOMOTIVE = "locomotive"

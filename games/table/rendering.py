@@ -28,8 +28,6 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.boards import CHOICE_MARKS, DECORATORS, action_key
-from games.catchup import CONTEXT_ACTIONS, SINCE_ACTIONS, catchup_build
 from games.engines import get_engine
 from games.models import Game
 from games.selectors.gamelog import log_entries, log_groups
@@ -38,8 +36,10 @@ from games.selectors.naming import seat_name
 from games.selectors.tables import game_chat, game_events, game_recent_events, game_state
 from games.services.charts import scores_chart
 from games.services.replay import game_round_scores
-from games.status import game_status
-from games.table_urls import log_sprite, table_url
+from games.table.boards import CHOICE_MARKS, DECORATORS, action_key
+from games.table.catchup import CONTEXT_ACTIONS, SINCE_ACTIONS, catchup_build
+from games.table.links import log_sprite, table_url
+from games.table.status import game_status
 from games.text.wording import action_label, say
 
 __all__ = ["action_key"]  # re-exported for the API (games/api/games.py)
