@@ -5,7 +5,7 @@ consumer renders what its own user may see (style.md: never one shared payload).
 
 Every send also carries ``sent``, an id of its own: the sockets that receive the same send may
 share the database read (and viewers in the same position the render) it calls for, because
-all of them read after the same commit (games/consumers.py).
+all of them read after the same commit (games/realtime/consumers.py).
 
 A send is the channel layer's own public ``group_send``. It comes from synchronous code (a view
 after its commit, a Celery task), so it runs on one event loop the process keeps in a daemon

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from games import consumers
+from games.realtime import consumers
 
 websocket_urlpatterns = [
     path("ws/notifications/", consumers.NotificationConsumer.as_asgi()),

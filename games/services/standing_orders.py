@@ -308,7 +308,7 @@ def _round_orders(game: Game, round_index: int) -> list[StandingOrder]:
 
 def standing_orders_preload(game: Game) -> None:
     """Read now what ``standing_orders_for`` will need for any seat of this copy of the game
-    (games/consumers.py reads a broadcast's data before its renders)."""
+    (games/realtime/consumers.py reads a broadcast's data before its renders)."""
     if game.kind == "colt" and game.status == Game.Status.RUNNING and game.state:
         _round_orders(game, get_engine(game.kind).view(game_state(game), None)["round"] - 1)
 

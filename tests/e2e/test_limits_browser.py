@@ -53,7 +53,7 @@ def limited_club(tmp_path_factory):
 def test_a_chat_line_past_the_limit_is_refused_in_place(limited_club, browser, language, words):
     club, game_id = limited_club
     page = club.member_page(browser, "alice", viewport=PHONE, language=language)
-    # The socket's first message redraws the chat (games/consumers.py): post after it, so
+    # The socket's first message redraws the chat (games/realtime/consumers.py): post after it, so
     # that what is checked is the answer to the post.
     page.context.add_init_script(_COUNT_SOCKET_MESSAGES)
     page.goto(f"/games/{game_id}/")

@@ -213,7 +213,7 @@ class Table:
 
     def socket_messages(self) -> dict:
         """What each viewer's game socket gets: the table on connect, then a push that all of
-        them answer at once (pushes share renders between sockets: games/consumers.py)."""
+        them answer at once (pushes share renders between sockets: games/realtime/consumers.py)."""
 
         async def receive() -> dict:
             sockets = {}

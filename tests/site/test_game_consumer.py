@@ -13,9 +13,9 @@ from django.db import connections
 from django.test import Client
 from playkit import first_legal, napad_game, user_to_move
 
-from games import consumers
-from games.consumers import SharedRenders
 from games.engines import get_engine
+from games.realtime import consumers
+from games.realtime.consumers import SharedRenders
 from games.services.accounts import user_sign_up
 from games.services.play import chat_message_post, move_submit
 from games.table.rendering import render_game_live
@@ -137,7 +137,7 @@ async def test_each_socket_speaks_its_members_language(alice, bob, charlie):
     await _close(bob_socket, alice_socket)
 
 
-# --- One update, many sockets: shared reads and renders (games/consumers.py) ---------------------
+# --- One update, many sockets: shared reads and renders (games/realtime/consumers.py) ------------
 
 
 async def _connected(game_id: int, user) -> Socket:
@@ -230,9 +230,10 @@ async def test_a_sends_renders_need_no_database_and_the_spectators_come_first(
     alice, bob, charlie, monkeypatch
 ):
     # Colt Express: a seated member's fragment also shows their standing orders, the one read
-    # a spectator's does not need. The send's one read brings everything (games/consumers.py),
-    # so no render opens a connection of its own; and the spectators' fragment, shared by most
-    # sockets, is rendered before the seated members' although they connected first.
+    # a spectator's does not need. The send's one read brings everything
+    # (games/realtime/consumers.py), so no render opens a connection of its own; and the
+    # spectators' fragment, shared by most sockets, is rendered before the seated members'
+    # although they connected first.
     from games.models import Ruleset
     from games.services import play
     from games.services.rulesets import rulesets_install_defaults

@@ -209,7 +209,7 @@ def test_a_sockets_access_needs_no_query_only_when_the_seats_came_with_the_game(
     alice, bob, charlie, django_assert_num_queries
 ):
     # A socket works out access on its event loop when that needs no query
-    # (games/consumers.py): the seats read with the game, the member's profile loaded.
+    # (games/realtime/consumers.py): the seats read with the game, the member's profile loaded.
     game = napad_game(alice, bob)
     users = {
         user.pk: get_user_model().objects.select_related("player").get(pk=user.pk)
