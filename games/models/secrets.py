@@ -2,7 +2,7 @@
 
 A model that stores something a member may not see (a game's seed or state, a face-down card,
 a private event, a push key) names those fields in a ``SECRET_FIELDS`` class attribute. The
-admin reads this registry (``games/admin_secrets.py``) to refuse filters, searches, orderings
+admin reads this registry (``games/admin/secrets.py``) to refuse filters, searches, orderings
 and columns on them, and so does a field reached through a relation (``game__seed``). A new
 model with a secret is covered by declaring it here, nowhere else.
 """

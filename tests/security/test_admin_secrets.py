@@ -22,8 +22,8 @@ from django.db import models
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from games.admin import GameAdmin
-from games.admin_secrets import SecretFieldsAdminMixin
+from games.admin.secrets import SecretFieldsAdminMixin
+from games.admin.tables import GameAdmin
 from games.models import (
     ApiToken,
     Game,

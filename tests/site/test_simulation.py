@@ -200,7 +200,7 @@ def test_a_colt_ruleset_can_be_simulated(db):
 
 
 def test_the_score_chart_fits_and_pairs_run_with_baseline():
-    from games.admin_rulesets import score_chart
+    from games.admin.rulesets import score_chart
 
     run = {"scores": {0: 2, 250: 5, 1000: 3, 2750: 1}}
     baseline = {"scores": {0: 4, 500: 4, 3000: 2}}

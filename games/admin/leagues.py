@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
-from games.admin_secrets import SecretFieldsAdminMixin
+from games.admin.secrets import SecretFieldsAdminMixin
 from games.forms.fields import WHOLE_NUMBER_FORMFIELDS
 from games.models import (
     Division,

@@ -22,7 +22,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.admin_secrets import SecretFieldsAdminMixin
+from games.admin.secrets import SecretFieldsAdminMixin
 from games.engines import ConfigError, get_engine
 from games.forms.fields import WholeNumberField
 from games.models import Ruleset, RulesText, SimulationRun

@@ -1,9 +1,9 @@
 """The Django admin: tables, seats, the game log and the chat.
 
-Rulesets and their simulations live in ``admin_rulesets``, moderation in ``admin_moderation``;
-both register here through their imports. A game is changed only through services (the
-moderation buttons), so its admin is read-only; ``Game.state`` (hands, decks) is never shown,
-and the seed only once the game is over.
+Rulesets and their simulations live in ``games.admin.rulesets``, moderation in
+``games.admin.moderation`` (its buttons are mixed into the game's admin here). A game is changed
+only through services (the moderation buttons), so its admin is read-only; ``Game.state``
+(hands, decks) is never shown, and the seed only once the game is over.
 """
 
 from __future__ import annotations
@@ -11,13 +11,8 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from games import (
-    admin_clocks,  # noqa: F401 (registers turn clocks, reminders, leave, notices)
-    admin_leagues,  # noqa: F401 (registers leagues, seasons, standings, ratings)
-    admin_rulesets,  # noqa: F401 (registers Ruleset, RulesText, SimulationRun)
-)
-from games.admin_moderation import GameModerationMixin
-from games.admin_secrets import SecretFieldsAdminMixin
+from games.admin.moderation import GameModerationMixin
+from games.admin.secrets import SecretFieldsAdminMixin
 from games.models import ChatMessage, Game, GameEvent, Invitation, Seat
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import Http404
 
-from games.admin_secrets import SecretFieldsAdminMixin
+from games.admin.secrets import SecretFieldsAdminMixin
 from games.converters import DB_ID_MAX, DB_ID_MIN
 from games.models import DeadlineExtension, Leave, ReminderSent, TableNotice, TurnClock
 from games.text.parsing import strict_int
