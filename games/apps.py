@@ -14,7 +14,9 @@ class GamesConfig(AppConfig):
         # limits: the limits' system check. signals: connects the receivers.
         # tasks: registers the Celery tasks in every process: the services send them by name,
         # and a registered task sent by name runs in place under an eager configuration.
-        from . import converters, limits, signals, tasks  # noqa: F401
+        from games.web import converters  # noqa: F401
+
+        from . import limits, signals, tasks  # noqa: F401
 
         # Installs the after-move pipeline in the move core (games/services/moves.py) before
         # any process — web, worker, command — makes a move.

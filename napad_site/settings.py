@@ -113,10 +113,10 @@ if CHANNEL_BACKEND == "sqlite":
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "games.middleware.ContentSecurityPolicyMiddleware",
+    "games.web.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Below WhiteNoise: every answer but a static file is marked no-store.
-    "games.middleware.NoStoreMiddleware",
+    "games.web.middleware.NoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -125,8 +125,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "games.middleware.PlayerTimezoneMiddleware",
-    "games.middleware.DatabaseUnavailableMiddleware",
+    "games.web.middleware.PlayerTimezoneMiddleware",
+    "games.web.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "napad_site.urls"
@@ -144,7 +144,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context_processors.site",
+                "games.web.context_processors.site",
             ],
         },
     },

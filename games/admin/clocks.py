@@ -11,9 +11,9 @@ from django.contrib import admin
 from django.http import Http404
 
 from games.admin.secrets import SecretFieldsAdminMixin
-from games.converters import DB_ID_MAX, DB_ID_MIN
 from games.models import DeadlineExtension, Leave, ReminderSent, TableNotice, TurnClock
 from games.text.parsing import strict_int
+from games.web.converters import DB_ID_MAX, DB_ID_MIN
 
 
 class ReadOnlyAdmin(SecretFieldsAdminMixin, admin.ModelAdmin):

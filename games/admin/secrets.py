@@ -123,7 +123,7 @@ class SecretFieldsAdminMixin:
             return False
         if not filter_value_fits(self.model, lookup, value):
             # No row can match a number no column holds: the list it asks for does not
-            # exist, as a page whose path has such a number does not (games/converters.py).
+            # exist, as a page whose path has such a number does not (games/web/converters.py).
             raise Http404("no such number in this column")
         return super().lookup_allowed(lookup, value, request)
 

@@ -149,7 +149,7 @@ def unexpected_error(request: HttpRequest, exc: Exception) -> HttpResponse:
 @csrf_exempt  # it changes nothing: a POST with a token (no CSRF cookie) gets the 404 too
 def unknown_endpoint(request: HttpRequest, rest: str = "") -> JsonResponse:
     """Anything under /api/ that is not an endpoint — an id no column can hold included
-    (``{id:…}``, games/converters.py): a JSON 404, not the site's HTML page."""
+    (``{id:…}``, games/web/converters.py): a JSON 404, not the site's HTML page."""
     return JsonResponse({"detail": _("There is no such API endpoint; see /api/docs.")}, status=404)
 
 

@@ -13,10 +13,10 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Path, Query, Router, Schema
 
-from games.converters import DB_ID_MAX, DB_ID_MIN
 from games.models import League
 from games.reports import leagues as selectors_leagues
 from games.text.parsing import strict_int
+from games.web.converters import DB_ID_MAX, DB_ID_MIN
 
 from .schemas import ErrorOut, ValidationErrorOut, WholeNumber
 

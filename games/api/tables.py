@@ -15,7 +15,6 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Path, Query, Router, Status
 
-from games.converters import DB_ID_MAX, DB_ID_MIN
 from games.engines import get_engine
 from games.limits import LimitReached, table_creation_refusal
 from games.models import Game, Player, Ruleset
@@ -32,6 +31,7 @@ from games.selectors.tables import (
 from games.services import play
 from games.services.play import PlayError
 from games.text.bots import bots_described, level_of
+from games.web.converters import DB_ID_MAX, DB_ID_MIN
 
 from .schemas import (
     ErrorOut,
@@ -46,7 +46,7 @@ from .schemas import (
 
 router = Router(tags=["tables"])
 
-# The path's ``{id:…}`` converter (games/converters.py) already refuses what no id can be
+# The path's ``{id:…}`` converter (games/web/converters.py) already refuses what no id can be
 # (that URL does not exist: 404); the bounds here say so in the schema.
 GameId = Path(..., ge=DB_ID_MIN, le=DB_ID_MAX)
 # Every answer an endpoint can give is documented (schemathesis checks it): 422 for

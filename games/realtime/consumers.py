@@ -210,7 +210,7 @@ class NotificationConsumer(AsyncWebsocketConsumer):
 
 class RefusedConsumer(AsyncWebsocketConsumer):
     """Any socket path no route takes — a game id no column can hold (the ``<id:…>``
-    converter, games/converters.py), a mistyped URL: the handshake is refused the way an
+    converter, games/web/converters.py), a mistyped URL: the handshake is refused the way an
     unknown game's is (4403), instead of the router raising."""
 
     async def connect(self) -> None:

@@ -22,7 +22,7 @@ from games.services.api_tokens import api_token_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# Both the pages (games/middleware.py) and the API (games/api) say it in these words.
+# Both the pages (games/web/middleware.py) and the API (games/api) say it in these words.
 MESSAGE = "database is not answering right now"
 # The move's last write: the game row and its event are already written when it runs.
 CLOCK_UPDATE = 'UPDATE "games_turnclock"'

@@ -4,7 +4,7 @@ never a 500 — and the game socket refuses them at the handshake.
 
 The routes are not listed here: they are read from the URL configuration, so a new route
 with a number in its path is tested the day it is added, and a test fails if a number in a
-path does not go through the ``<id:…>`` converter (games/converters.py).
+path does not go through the ``<id:…>`` converter (games/web/converters.py).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RoutePattern
 
-from games.converters import DB_ID_MAX
 from games.models import Game
+from games.web.converters import DB_ID_MAX
 from napad_site.asgi import application
 from tests.socketkit import Socket
 

@@ -1,6 +1,6 @@
 """A member's private view is never stored by a cache: the table page, its fragments, an HTMX
 move's answer, the log, the replay, "watch", the API's game views, notifications and the
-account pages all answer ``Cache-Control: private, no-store`` (games/middleware.py,
+account pages all answer ``Cache-Control: private, no-store`` (games/web/middleware.py,
 ``NoStoreMiddleware``) — a hand must not sit in a shared cache or come back from the browser's
 history after logging out."""
 
