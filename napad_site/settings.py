@@ -107,6 +107,8 @@ INSTALLED_APPS = [
     "django_ratelimit",  # the fair limits' counters (games/limits.py) and its system checks
     "ninja",  # the API docs from its own static files, not a CDN (the CSP allows only 'self')
     "games",
+    # manage.py bench, a developers' tool: no models, no URLs in the site, never imported by it.
+    "benchmarks",
 ]
 if CHANNEL_BACKEND == "sqlite":
     INSTALLED_APPS.append("channels_lite")

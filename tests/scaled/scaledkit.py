@@ -26,7 +26,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 import psycopg
 import redis
 
-from games.benchmarks.wsclient import client_frame
+from benchmarks.wsclient import client_frame
 from games.models import Game, Ruleset
 from games.services.play import game_create, game_start, seat_join
 from games.services.rulesets import rulesets_install_defaults

@@ -14,8 +14,8 @@ from unittest import mock
 import pytest
 from django.db import connections
 
-from games.benchmarks.club import NAPAD_RULESET, logged_in_client, members_create
-from games.benchmarks.pages import (
+from benchmarks.club import NAPAD_RULESET, logged_in_client, members_create
+from benchmarks.pages import (
     EARLY_MOVE,
     EARLY_WINDOW,
     FULL_LOG_MOVE,
@@ -23,7 +23,7 @@ from games.benchmarks.pages import (
     _choices,
     _moment_tables,
 )
-from games.benchmarks.servers import server_env
+from benchmarks.servers import server_env
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -234,7 +234,7 @@ def test_its_servers_use_the_database_as_the_site_does(tmp_path):
 def test_a_pages_deal_compares_three_tables_asking_the_same_decision():
     """The page near the end is compared with pages around move 10 and from move 30 on whose
     member to move chooses among as many actions: the hands dealt are not measured as the
-    game's length (games/benchmarks/pages.py)."""
+    game's length (benchmarks/pages.py)."""
     users = members_create(PLAYERS, prefix="deal")
     clients = {user.pk: logged_in_client(user) for user in users}
     tables, matched = _moment_tables(users, clients, random.Random("deal"), NAPAD_RULESET)
@@ -255,13 +255,13 @@ def test_a_pages_deal_compares_three_tables_asking_the_same_decision():
 
 @pytest.mark.django_db
 def test_the_bench_clubs_cookies_log_a_member_in_and_pass_the_csrf_check():
-    """The bench's servers get members' cookies made in one INSERT (games/benchmarks/club.py
+    """The bench's servers get members' cookies made in one INSERT (benchmarks/club.py
     ``session_cookies``): each is a session Django accepts and a CSRF secret its check accepts,
     so the bench's moves are applied, not refused."""
     from django.test import Client
     from django.urls import reverse
 
-    from games.benchmarks.club import csrf_headers, game_started, next_move, session_cookies
+    from benchmarks.club import csrf_headers, game_started, next_move, session_cookies
     from games.models import Game
 
     users = members_create(2, prefix="cookies")

@@ -18,9 +18,9 @@ README_MAX_LINES = 250
 FIRST_SCREEN_LINES = 30
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
-# A path in backticks: `games/…`, `napad_site/…`, `tests/…`, `templates/…`, `static/…`, or a
-# template's name (found under templates/).
-CODE_PATH = re.compile(r"`((?:games|napad_site|tests|templates|static|docs)/[^`\s]*)`")
+# A path in backticks: `games/…`, `benchmarks/…`, `napad_site/…`, `tests/…`, `templates/…`,
+# `static/…`, or a template's name (found under templates/).
+CODE_PATH = re.compile(r"`((?:games|benchmarks|napad_site|tests|templates|static|docs)/[^`\s]*)`")
 
 
 def _markdown_files() -> list[Path]:

@@ -71,7 +71,7 @@ def bench_environment(
         connection.settings_dict.setdefault("TEST", {})
         connection.settings_dict["TEST"]["NAME"] = _throwaway_name(Path(folder))
         overrides = {
-            "ROOT_URLCONF": "games.benchmarks.urls",
+            "ROOT_URLCONF": "benchmarks.urls",
             "CACHES": {
                 "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
                 "limits": settings.LIMITS_CACHE,

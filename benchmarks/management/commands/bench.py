@@ -1,7 +1,7 @@
 """``manage.py bench``: measure the site and print one JSON document (``--table`` adds a
 readable table on stderr, so stdout stays machine-readable).
 
-Sections (one module each in ``games.benchmarks``): engines, move_path, pages, comeback,
+Sections (one module each in ``benchmarks``): engines, move_path, pages, comeback,
 queries, broadcast, fanout, sweep, bots by default; ``wsgi`` (gunicorn workers, also ``--wsgi``) and
 ``daphne`` (real daphne processes) on request, as they start servers. ``--engines-baseline DIR``
 adds a side-by-side measurement of another copy of the engines (e.g. the main branch's
@@ -25,20 +25,20 @@ import django
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.benchmarks import TARGETS
-from games.benchmarks.bots import bots_measure
-from games.benchmarks.comeback import comeback_measure
-from games.benchmarks.daphnes import daphne_measure
-from games.benchmarks.engines import engines_measure
-from games.benchmarks.environment import bench_environment
-from games.benchmarks.fanout import fanout_measure
-from games.benchmarks.move_path import move_path_measure
-from games.benchmarks.pages import pages_measure
-from games.benchmarks.publish import publish_measure
-from games.benchmarks.queries import queries_measure
-from games.benchmarks.stats import spread_text
-from games.benchmarks.sweep import sweep_measure
-from games.benchmarks.wsgi import wsgi_measure
+from benchmarks import TARGETS
+from benchmarks.bots import bots_measure
+from benchmarks.comeback import comeback_measure
+from benchmarks.daphnes import daphne_measure
+from benchmarks.engines import engines_measure
+from benchmarks.environment import bench_environment
+from benchmarks.fanout import fanout_measure
+from benchmarks.move_path import move_path_measure
+from benchmarks.pages import pages_measure
+from benchmarks.publish import publish_measure
+from benchmarks.queries import queries_measure
+from benchmarks.stats import spread_text
+from benchmarks.sweep import sweep_measure
+from benchmarks.wsgi import wsgi_measure
 from games.text.parsing import strict_ints
 
 SECTIONS = (

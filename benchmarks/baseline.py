@@ -2,7 +2,7 @@
 renders a small template — the least a useful request does through the same middleware. The
 move path POSTs to it, the page figures GET it (the same work either way).
 
-Routed only inside a bench run (``games.benchmarks.urls``); the site's URLs never include it.
+Routed only inside a bench run (``benchmarks.urls``); the site's URLs never include it.
 """
 
 from __future__ import annotations

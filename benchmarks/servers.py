@@ -1,5 +1,5 @@
 """Real servers for a bench run: gunicorn workers and daphne processes on loopback, serving the
-bench's throwaway database and URLs (``games.benchmarks.settings``), and a small HTTP client.
+bench's throwaway database and URLs (``benchmarks.settings``), and a small HTTP client.
 
 Each server leads its own process group and is stopped by that group's id (SIGTERM, then
 SIGKILL after a grace period), so nothing it forked outlives the run.
@@ -47,7 +47,7 @@ def server_env(folder: Path) -> dict[str, str]:
     }
     env = dict(os.environ)
     env.update(
-        DJANGO_SETTINGS_MODULE="games.benchmarks.settings",
+        DJANGO_SETTINGS_MODULE="benchmarks.settings",
         NAPAD_BENCH_DATABASE=json.dumps(database),
         NAPAD_BENCH_CHANNEL_LAYERS=json.dumps(settings.CHANNEL_LAYERS),
         DJANGO_SECRET_KEY=settings.SECRET_KEY,

@@ -17,6 +17,10 @@
 ``club`` the members and tables they play with, ``servers`` the gunicorn and daphne processes
 (``settings`` is theirs). Targets (``TARGETS``) are printed next to the figures; nothing here
 asserts them.
+
+A Django app of its own beside ``games``, for developers: the command is
+``management/commands/bench.py``, it imports the site to measure it, and the site never imports
+it (``pyproject.toml``'s contracts).
 """
 
 TARGETS = {

@@ -1,7 +1,7 @@
 """Settings for the servers a bench run starts (gunicorn workers, daphne processes): the site's
 own settings, pointed at the bench's throwaway database and URLs.
 
-The parent (``games.benchmarks.servers``) passes the database as JSON in
+The parent (``benchmarks.servers``) passes the database as JSON in
 ``NAPAD_BENCH_DATABASE`` — the exact settings its own connection uses, so SQLite's options
 (WAL, immediate transactions) and PostgreSQL's alike reach the children — and its channel layer
 in ``NAPAD_BENCH_CHANNEL_LAYERS`` (in-process, or the site's Redis under a prefix of the run's
@@ -17,7 +17,7 @@ from napad_site.settings import ALLOWED_HOSTS, INSTALLED_APPS, LIMITS_CACHE
 DATABASES = {"default": json.loads(os.environ["NAPAD_BENCH_DATABASE"])}
 DATABASE_ROUTERS: list = []
 INSTALLED_APPS = [app for app in INSTALLED_APPS if app != "channels_lite"]
-ROOT_URLCONF = "games.benchmarks.urls"
+ROOT_URLCONF = "benchmarks.urls"
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "limits": LIMITS_CACHE,

@@ -1,0 +1,1 @@
+"""The bench app's management commands."""

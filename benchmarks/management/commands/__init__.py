@@ -1,0 +1,1 @@
+"""``manage.py bench``: the command that runs the measurements of this app."""
