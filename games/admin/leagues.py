@@ -1,6 +1,6 @@
 """Admin for leagues: leagues (rules validated by ``League.clean``), seasons with their
 divisions and rounds, memberships, fixtures, and the stored standings and ratings (read-only:
-services and ``league_recompute`` write them). Registered through ``games/admin.py``.
+services and ``league_recompute`` write them). Registered through ``games/admin/__init__.py``.
 """
 
 from __future__ import annotations
