@@ -25,6 +25,7 @@ from games.models.rulesets import Ruleset
 from games.parsing import strict_int
 from games.roles import is_league_organiser
 from games.services.accounts import player_get_or_create
+from games.services.charts import line_chart
 from games.services.leagues import club_night, divisions, members, rounds
 from games.services.leagues.rounds import LeagueError
 
@@ -256,7 +257,11 @@ def player_ratings(request: HttpRequest, username: str) -> HttpResponse:
         get_user_model().objects.select_related("player"), username=username, is_active=True
     )
     player = player_get_or_create(user=user)
-    return render(request, "leagues/ratings.html", selectors.player_ratings_data(player))
+    data = selectors.player_ratings_data(player)
+    for rating in data["ratings"]:
+        # Drawn here, from what the selector read: the chart's coordinates are the page's.
+        rating["chart"] = line_chart(rating["chart_values"])
+    return render(request, "leagues/ratings.html", data)
 
 
 @login_required
