@@ -15,7 +15,3 @@ class GamesConfig(AppConfig):
         # tasks: registers the Celery tasks in every process: the services send them by name,
         # and a registered task sent by name runs in place under an eager configuration.
         from . import converters, limits, signals, tasks  # noqa: F401
-
-        # Installs the after-move pipeline in the move core (games/services/moves.py) before
-        # any process — web, worker, command — makes a move.
-        from .services import play  # noqa: F401

@@ -15,13 +15,9 @@ from games.models import Game, GameEvent, Notification, StandingOrder
 from games.rendering import board_context
 from games.selectors import game_state, game_with_seats
 from games.services.followups import SWEEP_GRACE, followups_sweep
-from games.services.play import move_play_for_seat
-from games.services.standing_orders import (
-    StandingOrderError,
-    standing_order_set,
-    standing_orders_apply,
-    standing_orders_for,
-)
+from games.services.play import move_play_for_seat, standing_orders_apply
+from games.services.standing_orders import StandingOrderError, standing_orders_for
+from games.services.turns import standing_order_set
 
 
 @pytest.fixture
