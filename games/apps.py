@@ -17,7 +17,3 @@ class GamesConfig(AppConfig):
         from games.web import converters  # noqa: F401
 
         from . import limits, signals, tasks  # noqa: F401
-
-        # Installs the after-move pipeline in the move core (games/services/moves.py) before
-        # any process — web, worker, command — makes a move.
-        from .services import play  # noqa: F401

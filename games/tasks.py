@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from games.services import clocks, followups, play, simulation
+from games.services import clocks, followups, simulation, turns
 from games.services.leagues import results as leagues_results
 from games.services.leagues import sweep as leagues_sweep
 from games.services.push import sending as push_sending
@@ -10,12 +10,12 @@ from games.services.push import sending as push_sending
 
 @shared_task(name="games.bot_move_play")
 def bot_move_play_task(game_id: int, version: int) -> None:
-    play.bot_move_play(game_id, version)
+    turns.bot_move_play(game_id, version)
 
 
 @shared_task(name="games.auto_move_play")
 def auto_move_play_task(game_id: int, version: int) -> None:
-    play.auto_move_play(game_id, version)
+    turns.auto_move_play(game_id, version)
 
 
 @shared_task(name="games.followups_sweep")
@@ -35,12 +35,12 @@ def simulation_runs_sweep_task() -> None:
 
 @shared_task(name="games.turns_sweep")
 def turns_sweep_task() -> None:
-    clocks.turns_sweep_fan_out()
+    turns.turns_sweep_fan_out()
 
 
 @shared_task(name="games.turn_timeout_apply")
 def turn_timeout_apply_task(game_id: int, version: int, deadline: str) -> None:
-    clocks.turn_timeout_due_apply(game_id, version, deadline)
+    turns.turn_timeout_due_apply(game_id, version, deadline)
 
 
 @shared_task(name="games.turn_reminder_send")

@@ -1,6 +1,6 @@
 """Leagues and ratings, read-only: the leagues, a season's standings, a game's leaderboard.
 
-The dicts come from ``games.reports.leagues`` (the same ones the league pages render);
+The dicts come from ``games.selectors.leagues`` (the same ones the league pages render);
 this module only finds the league and season asked for and declares the shapes.
 """
 
@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from ninja import Path, Query, Router, Schema
 
 from games.models import League
-from games.reports import leagues as selectors_leagues
+from games.selectors import leagues as selectors_leagues
 from games.text.parsing import strict_int
 from games.web.converters import DB_ID_MAX, DB_ID_MIN
 

@@ -47,7 +47,6 @@ from django.utils import timezone, translation
 
 from games.broadcast import game_group, user_group
 from games.models import Player
-from games.reports.clock_panel import PANEL_NOTICES
 from games.selectors.tables import (
     game_chat,
     game_recent_events,
@@ -56,6 +55,7 @@ from games.selectors.tables import (
     table_access_known,
     unread_notifications_count,
 )
+from games.services.clock_panel import PANEL_NOTICES
 from games.services.clocks import extensions_given, players_on_leave
 from games.services.notifications import table_notices
 from games.services.presence import PRESENCE_REFRESH_SECONDS, presence_touch

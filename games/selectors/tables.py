@@ -288,7 +288,7 @@ def game_with_seats(
     game page needs them and they cost no query of their own. ``page``: what only the whole
     page's header shows comes with the same reads — the league fixture the game belongs to,
     if any (``game.fixture``), and each seat's rating in this game (``seat.rating_mu`` /
-    ``seat.rating_sigma``, None when unrated; games/reports/leagues.py)."""
+    ``seat.rating_sigma``, None when unrated; games/selectors/leagues.py)."""
     leave_from = _leave_from()
     if page or visit_of is not None:
         queryset = _game_for_page(game_id, leave_from)

@@ -11,8 +11,9 @@ change that makes it owed:
   ledger (games/services/leagues/results.py) clears it in the transaction that counts them.
 
 The Celery task queued after commit (and, for standing orders, the hook the web process runs
-after commit) is only the fast path; the task, ``auto_move_play_task``, makes the move through
-the play service (``games.services.play.auto_move_play``), above this module.
+after commit) is only the fast path; the task, ``auto_move_play_task``, makes the move
+(``games.services.turns.auto_move_play``, through the play service's ``move_play_for_seat``),
+above this module.
 :func:`followups_sweep` — Celery beat, every 10 s (``followups-sweep`` in the settings) —
 reads only the due rows through the two indexes, so its cost grows with the work owed, not
 with the games. It leaves each item ``SWEEP_GRACE`` for its fast path, then claims it with a

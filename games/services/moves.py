@@ -1,39 +1,34 @@
 """One move applied to a game row and saved: the core every way of moving shares.
 
-A member's move (games/services/play.py), a bot's (:func:`bot_move_play`), the clock's timeout
-(games/services/clocks/timeouts.py) and a Colt Express standing order
-(games/services/standing_orders.py) all come through :func:`move_play_for_seat`. Inside one
-``transaction.atomic`` it locks the row (``select_for_update``, PostgreSQL) *and* guards the
-save by the version the move was computed from (``filter(pk=…, version=v).update(…)`` with a
-row count check, because SQLite ignores the lock), saves the event, and then runs the
-after-move pipeline in the same transaction. The two writes are the ORM's own, the same on
+:func:`move_apply` checks the move, asks the engine and saves the row and its event, inside
+the caller's transaction, and answers what happened (:class:`AppliedMove`). It calls
+nothing after: what every move owes next (results, the turn clock, standing orders, the
+push, the broadcast, the bot) is the play service's pipeline, which sits above the clocks and
+standing orders it calls. So the one function that makes a move,
+``games.services.play.move_play_for_seat``, calls this core and then ``play.after_move`` in
+the same transaction, in plain sight (docs/decisions/0014-move-pipeline-called-explicitly.md);
+the bot, the timeout and the standing order all go through it.
+
+It locks the row (``select_for_update``, PostgreSQL) *and* guards the save by the version the
+move was computed from (``filter(pk=…, version=v).update(…)`` with a row count check, because
+SQLite ignores the lock), then saves the event. The two writes are the ORM's own, the same on
 every database: the guarded ``update()`` sends no model signals, the event's ``save()`` sends
 ``pre_save``/``post_save``.
-
-The pipeline (clock, standing orders, results, push, broadcast, bots) is the play service's:
-it sits above the clocks and standing orders it calls, so it cannot be imported from here —
-those services make moves through this module and would import themselves back. Instead
-``games.services.play`` installs it (:func:`after_move_install`) when it is imported, which
-the app does at start (``GamesConfig.ready``); a move without it refuses to save rather than
-skip what a move owes.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines import IllegalAction, get_engine
-from games.models import Game, GameEvent
+from games.models import Game, GameEvent, Seat
 from games.selectors.kept_log import kept_events_after_move
 from games.selectors.tables import (
     game_kept_events,
@@ -43,24 +38,12 @@ from games.selectors.tables import (
 from games.text.parsing import strict_int
 from games.text.wording import error_text
 
-from .followups import auto_move_due, auto_move_settled
+from .followups import auto_move_due
 
 logger = logging.getLogger(__name__)
 
 # A submitted action is a small JSON object; anything bigger is not a move.
 MAX_ACTION_BYTES = 2000
-
-# The after-move pipeline: called inside the move's transaction as
-# ``after_move(game=…, seat=…, seats=…, engine=…, state=…, by_member=…)``; it answers whether
-# it queued something that may make another move right after commit (a bot, an order).
-AfterMove = Callable[..., bool]
-_after_move: AfterMove | None = None
-
-
-def after_move_install(pipeline: AfterMove) -> None:
-    """The play service hands over what follows every applied move (games/services/play.py)."""
-    global _after_move
-    _after_move = pipeline
 
 
 @dataclass
@@ -99,7 +82,36 @@ def _parse_action(action: Any) -> dict[str, Any]:
     return {key: value for key, value in action.items() if key != "label"}
 
 
-def move_play_for_seat(
+@dataclass
+class AppliedMove:
+    """A move the core applied and saved: what the pipeline that follows it reads. ``game`` is
+    the game as saved, its parsed ``state`` remembered on it; ``seats`` its seats, read with it;
+    ``by_member``: a member's own move (not a bot's, the clock's or a standing order's)."""
+
+    game: Game
+    seat: Seat
+    seats: list[Seat]
+    engine: Any
+    state: Any
+    events: list[dict[str, Any]]
+    by_member: bool
+
+
+class MoveRefused(Exception):
+    """The move is not applied; ``message`` says why, for people."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def move_refused_result(game_id: int, refused: MoveRefused) -> MoveResult:
+    """The answer to a refused move: its message and the game as it is now."""
+    game = Game.objects.filter(pk=game_id).first()
+    return MoveResult(ok=False, message=refused.message, game=game)
+
+
+def move_apply(
     *,
     game_id: int,
     position: int | None,
@@ -107,49 +119,20 @@ def move_play_for_seat(
     expected_version: Any,
     user: AbstractBaseUser | None = None,
     by_clock: bool = False,
-) -> MoveResult:
-    """Apply one action for a seat: the member's own (``user``), or a bot's or the clock's
-    (``position``). Never raises for a bad move: the result says what happened."""
-    try:
-        with transaction.atomic():
-            return _move_play(
-                game_id=game_id,
-                position=position,
-                action=action,
-                expected_version=expected_version,
-                user=user,
-                by_clock=by_clock,
-            )
-    except _MoveRefused as refused:
-        game = Game.objects.filter(pk=game_id).first()
-        return MoveResult(ok=False, message=refused.message, game=game)
-
-
-class _MoveRefused(Exception):
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-def _move_play(
-    *,
-    game_id: int,
-    position: int | None,
-    action: Any,
-    expected_version: Any,
-    user: AbstractBaseUser | None,
-    by_clock: bool,
-) -> MoveResult:
+) -> AppliedMove:
+    """Apply one action for a seat, inside the caller's transaction: the member's own
+    (``user``), or a bot's, the clock's or a standing order's (``position``). Raises
+    :class:`MoveRefused` for a move that is not applied; nothing is written then."""
     game = game_locked_for_move(game_id)
     if game is None:
-        raise _MoveRefused(_("There is no such table."))
+        raise MoveRefused(_("There is no such table."))
     expected_version = strict_int(expected_version, minimum=0)
     if expected_version is None:
-        raise _MoveRefused(_("The move did not say which version of the game it was made on."))
+        raise MoveRefused(_("The move did not say which version of the game it was made on."))
     if game.status != Game.Status.RUNNING:
-        raise _MoveRefused(_("This game is not running."))
+        raise MoveRefused(_("This game is not running."))
     if expected_version != game.version:
-        raise _MoveRefused(
+        raise MoveRefused(
             _("The game moved on since your page was drawn; here is the table as it is now.")
         )
     # Read with the game and kept on it: the move's answer is drawn from this game.
@@ -157,17 +140,17 @@ def _move_play(
     if user is not None:
         mine = [s for s in seats if s.player is not None and s.player.user_id == user.pk]
         if not mine:
-            raise _MoveRefused(_("You have no seat at this table."))
+            raise MoveRefused(_("You have no seat at this table."))
         seat = mine[0]
         if seat.is_bot:
             # Handed to a bot (timeouts or a moderator): the member's seat is the bot's now.
-            raise _MoveRefused(_("A bot plays this seat now."))
+            raise MoveRefused(_("A bot plays this seat now."))
     else:
         seat = next((s for s in seats if s.position == position), None)
         if seat is None:
-            raise _MoveRefused(_("There is no such seat."))
+            raise MoveRefused(_("There is no such seat."))
     if seat.position not in game.to_move:
-        raise _MoveRefused(_("It is not your turn."))
+        raise MoveRefused(_("It is not your turn."))
 
     engine = get_engine(game.kind)
     try:
@@ -176,12 +159,12 @@ def _move_play(
         state = engine.from_stored(game.state)
         new_state, events = engine.apply(state, seat.position, action)
     except IllegalAction as illegal:
-        raise _MoveRefused(error_text(illegal)) from None
+        raise MoveRefused(error_text(illegal)) from None
     except Exception:
         # An engine should answer IllegalAction; if malformed input trips it up instead, the
         # member still gets an answer (and nothing changes), and the log gets the bug.
         logger.exception("game %s: engine failed on a submitted action", game.pk)
-        raise _MoveRefused(_("That action could not be applied.")) from None
+        raise MoveRefused(_("That action could not be applied.")) from None
 
     now = timezone.now()
     over = engine.is_over(new_state)
@@ -216,7 +199,7 @@ def _move_play(
     # Compare-and-set: the row only if it is still at the version this move was computed
     # from. Another writer can have saved first only where the row lock is not real (SQLite).
     if not Game.objects.filter(pk=game.pk, version=game.version).update(**changes):
-        raise _MoveRefused(
+        raise MoveRefused(
             _("The game moved on since your page was drawn; here is the table as it is now.")
         )
     logged.save(force_insert=True)
@@ -224,47 +207,12 @@ def _move_play(
         setattr(game, name, value)
     # The answer to the move is drawn from this game: its state is already parsed.
     game_state_remember(game, new_state)
-    if _after_move is None:
-        # Saving without the pipeline would leave the next clock, the bots and the pages
-        # behind; the app installs it at start (GamesConfig.ready).
-        raise RuntimeError("the after-move pipeline (games.services.play) is not installed")
-    by_member = user is not None
-    may_move_on = _after_move(
-        game=game, seat=seat, seats=seats, engine=engine, state=new_state, by_member=by_member
+    return AppliedMove(
+        game=game,
+        seat=seat,
+        seats=seats,
+        engine=engine,
+        state=new_state,
+        events=events,
+        by_member=user is not None,
     )
-    return MoveResult(ok=True, message="", game=game, events=events, may_move_on=may_move_on)
-
-
-def bot_move_play(game_id: int, version: int) -> MoveResult | None:
-    """The bot to move plays, if the game is still at ``version`` (a duplicated or late task
-    finds it moved on and does nothing)."""
-    game = Game.objects.filter(pk=game_id, version=version, status=Game.Status.RUNNING).first()
-    if game is None:
-        return None
-    bots = {seat.position: seat.bot_kind for seat in game.seats.exclude(bot_kind="")}
-    position = next((p for p in game.to_move if p in bots), None)
-    if position is None:
-        # A member took the seat back (a substitute): no move is owed by a bot any more.
-        auto_move_settled(game_id, version)
-        return None
-    engine = get_engine(game.kind)
-    bot = engine.bots.get(bots[position])
-    if bot is None:
-        logger.error("game %s: seat %s has unknown bot %r", game_id, position, bots[position])
-        auto_move_settled(game_id, version)
-        return None
-    state = engine.from_stored(game.state)
-    # The bot's own RNG, fixed by game, seat and version so a retried task picks the same move.
-    rng = random.Random(f"{game.seed}:bot:{position}:{version}")  # noqa: S311
-    action = bot(engine, state, position, rng)
-    result = move_play_for_seat(
-        game_id=game_id, position=position, action=action, expected_version=version
-    )
-    if not result.ok:
-        logger.warning(
-            "game %s: bot move at version %s refused: %s", game_id, version, result.message
-        )
-        # The same version gives the same move: asking again would loop. The turn clock's
-        # deadline stays as the backstop.
-        auto_move_settled(game_id, version)
-    return result

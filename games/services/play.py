@@ -1,11 +1,15 @@
-"""The play service: tables (create, join, leave, start, cancel), a member's move, chat — and
-the move pipeline, :func:`after_move`, which names in order what follows every applied move.
+"""The play service: tables (create, join, leave, start, cancel), chat — and moves: the one
+function that makes a move, :func:`move_play_for_seat`, which calls the move core
+(games/services/moves.py, ``move_apply``) and then the pipeline, :func:`after_move`, which
+names in order what follows every applied move. A member's move (:func:`move_submit`) and a
+standing order's (:func:`standing_orders_apply`, which the pipeline runs after commit) are
+made here; a bot's move and a timeout's sit above, in games/services/turns/, and call
+:func:`move_play_for_seat` too (docs/decisions/0014-move-pipeline-called-explicitly.md).
 
-It sits above everything a move sets off, in the services' layers (pyproject.toml,
-``[tool.importlinter]``; docs/architecture.md, "Layers"): the pipeline calls the clocks, the
-standing orders, the push outbox and the queue, and those make moves of their own (a timeout, a
-standing order's answer, a bot's move) through the lower core in games/services/moves.py, which
-runs the pipeline this module installs there. So nothing below imports this module back.
+In the services' layers (pyproject.toml, ``[tool.importlinter]``; docs/architecture.md,
+"Layers") this module sits above what the pipeline calls — the clocks' deadlines, the
+standing orders' matching, the push outbox, the queue — and below what makes moves of its
+own accord, so the call to the pipeline is a plain call and nothing below imports it back.
 
 Every write to a game happens inside ``transaction.atomic``: the game row is locked with
 ``select_for_update`` (PostgreSQL) *and* each save is guarded by the version it was computed
@@ -30,18 +34,19 @@ from games.engines import ConfigError, get_engine
 from games.models import ChatMessage, Game, Invitation, Player, Ruleset, Seat
 from games.selectors.tables import player_of
 from games.services.clocks.deadlines import turn_clock_after_move, turn_clock_start
-from games.services.followups import auto_move_due
-from games.services.moves import (  # noqa: F401  (MoveResult, MAX_ACTION_BYTES: callers' names)
+from games.services.followups import auto_move_due, auto_move_settled
+from games.services.moves import (  # noqa: F401  (MAX_ACTION_BYTES: callers' name)
     MAX_ACTION_BYTES,
+    AppliedMove,
+    MoveRefused,
     MoveResult,
-    after_move_install,
-    bot_move_play,
-    move_play_for_seat,
+    move_apply,
+    move_refused_result,
 )
 from games.services.push.outbox import turn_push_owe
 from games.services.queueing import bot_move_queue_on_commit, task_queue_on_commit
 from games.services.replay import seed_hash
-from games.services.standing_orders import standing_orders_apply, standing_orders_apply_on_commit
+from games.services.standing_orders import standing_order_carried_out, standing_order_due
 from games.text.bots import bot_kind_for
 from games.text.wording import say
 
@@ -303,34 +308,61 @@ def _after_change_on_commit(game: Game, seats: list[Seat], to_move: list[int]) -
     return False
 
 
-def after_move(
-    *, game: Game, seat: Seat, seats: list[Seat], engine: Any, state: Any, by_member: bool
-) -> bool:
-    """What follows a move, in order, inside its transaction (games/services/moves.py saved the
-    row and the event and calls this). Each step only writes rows or queues work for after
-    commit, so a rolled-back move leaves nothing behind. True when what it queued may make
-    the next move right after commit (a bot's, a standing order's): the move's answer then
-    asks whether the game moved on before drawing it."""
+def move_play_for_seat(
+    *,
+    game_id: int,
+    position: int | None,
+    action: Any,
+    expected_version: Any,
+    user: AbstractBaseUser | None = None,
+    by_clock: bool = False,
+) -> MoveResult:
+    """Make one move: the member's own (``user``), or a bot's, the clock's or a standing
+    order's (``position``). In one transaction the core applies and saves it
+    (``moves.move_apply``) and :func:`after_move` does what it owes. Never raises for a bad
+    move: the result says what happened. Every move the site makes comes through here."""
+    try:
+        with transaction.atomic():
+            applied = move_apply(
+                game_id=game_id,
+                position=position,
+                action=action,
+                expected_version=expected_version,
+                user=user,
+                by_clock=by_clock,
+            )
+            may_move_on = after_move(applied)
+    except MoveRefused as refused:
+        return move_refused_result(game_id, refused)
+    return MoveResult(
+        ok=True, message="", game=applied.game, events=applied.events, may_move_on=may_move_on
+    )
+
+
+def after_move(applied: AppliedMove) -> bool:
+    """What follows a move, in order, inside its transaction (:func:`move_play_for_seat` calls
+    it once the core saved the row and the event). Each step only writes rows or queues work
+    for after commit, so a rolled-back move leaves nothing behind. True when what it queued
+    may make the next move right after commit (a bot's, a standing order's): the move's
+    answer then asks whether the game moved on before drawing it."""
+    game, seat, seats = applied.game, applied.seat, applied.seats
     if game.status == Game.Status.FINISHED:
         # Results: the seats' places and scores now; the leagues' ledger
         # (games/services/leagues/results.py) counts them once, after commit.
-        _seats_score(engine.result(state), seats)
+        _seats_score(applied.engine.result(applied.state), seats)
         _game_results_record_on_commit(game.pk)
     # Clock (games/services/clocks): the mover's consecutive timeouts, the next decision's
     # deadline and reminders.
-    turn_clock_after_move(game=game, seat=seat, by_member=by_member, seats=seats)
+    turn_clock_after_move(game=game, seat=seat, by_member=applied.by_member, seats=seats)
     orders_queued = False
     if game.status == Game.Status.RUNNING:
         # Standing orders (Colt Express): once this commits, one may answer the next choice.
-        orders_queued = standing_orders_apply_on_commit(game)
+        orders_queued = _standing_orders_apply_on_commit(game)
     # Web Push (games/services/push/): "your turn" for the member the game now waits for.
     turn_push_owe(game, seats, mover=seat)
     # Broadcast to every open page; the bot to move plays next.
     bot_queued = _after_change_on_commit(game, seats, game.to_move)
     return orders_queued or bot_queued
-
-
-after_move_install(after_move)
 
 
 def _game_results_record_on_commit(game_id: int) -> None:
@@ -358,19 +390,44 @@ def move_submit(
     )
 
 
-def auto_move_play(game_id: int, version: int) -> None:
-    """The followups sweep's task (games/services/followups.py): make the move the game owes
-    at ``version``, if it still does — the bot's, or a standing order's answer."""
-    game = Game.objects.filter(pk=game_id, version=version, status=Game.Status.RUNNING).first()
-    if game is None:
-        return
-    bot_to_move = Seat.objects.filter(
-        game=game, position__in=game.to_move or [], bot_kind__gt=""
-    ).exists()
-    if bot_to_move:
-        bot_move_play(game_id, version)
-    else:
+def _standing_orders_apply_on_commit(game: Game) -> bool:
+    """Once the move commits, see whether a standing order answers the next choice (True: it
+    will look, and may move the game on). In this process, right after the commit, so the
+    mover's answer already shows the order's move; the followups sweep catches up a lost one."""
+    if game.kind != "colt":
+        return False
+    game_id = game.pk
+    transaction.on_commit(lambda: _standing_orders_apply_safely(game_id))
+    return True
+
+
+def _standing_orders_apply_safely(game_id: int) -> None:
+    try:
         standing_orders_apply(game_id)
+    except Exception:
+        # A failed order costs nothing: the player is simply asked.
+        logger.exception("standing orders of game %s failed", game_id)
+
+
+def standing_orders_apply(game_id: int) -> bool:
+    """If a standing order answers the Stealin' choice the game waits on
+    (games/services/standing_orders.py, ``standing_order_due``), make its move; otherwise
+    the member has been asked. True if applied."""
+    due = standing_order_due(game_id)
+    if due is None:
+        return False
+    with transaction.atomic():
+        result = move_play_for_seat(
+            game_id=due.game_id,
+            position=due.position,
+            action=due.action,
+            expected_version=due.version,
+        )
+        if not result.ok:
+            auto_move_settled(due.game_id, due.version)
+            return False
+        standing_order_carried_out(due, result.game.version)
+    return True
 
 
 # -- chat -------------------------------------------------------------------------------------

@@ -4,9 +4,10 @@ the caboose or the richest spot; Fire at the richest bandit or a chosen one; Rob
 loot order; Punch the richest (or a chosen) victim toward a side; the Marshal toward a side.
 
 When the card resolves and its owner is asked to choose (the engine's pending choice), the
-order is matched against the legal actions: if it names one, that action is submitted through
-the play service (``by_clock=False``; the order records the move's ``seq`` so the log can mark
-it "standing order"); if not, the player is asked as usual. Asking is batched: one
+order is matched against the legal actions (:func:`standing_order_due`): if it names one, the
+play service makes that move (``games.services.play.standing_orders_apply``, ``by_clock=False``;
+the order records the move's ``seq`` so the log can mark it "standing order"); if not, the
+player is asked as usual. Asking is batched: one
 notification per player per resolution window (the round's Stealin'), not one per card.
 
 Works over the engine contract only: ``view`` (public positions and loot counts — "richest"
@@ -15,11 +16,10 @@ never uses a secret purse value) and ``legal_actions``; the engine is not change
 
 from __future__ import annotations
 
-import logging
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -29,11 +29,8 @@ from games.selectors.tables import clock_known_empty, game_state, read_once
 from games.text.parsing import strict_int
 
 from .followups import auto_move_settled
-from .moves import move_play_for_seat
 from .notifications import notification_send
 from .presence import is_present
-
-logger = logging.getLogger(__name__)
 
 CARD_KINDS = ("move", "floor", "fire", "rob", "punch", "marshal")
 # Public worth of loot for "richest": purses are face down, so each counts as the smallest.
@@ -242,11 +239,13 @@ def _planning_view(game: Game, position: int) -> dict[str, Any]:
     return get_engine(game.kind).view(game_state(game), position)
 
 
-def standing_order_set(
+def standing_order_save(
     *, game_id: int, user: AbstractBaseUser, pile_index: int, choice: str
 ) -> StandingOrder | None:
     """Attach (or replace) the order for one of the member's cards still to resolve; an
-    empty ``choice`` removes it (the member will be asked)."""
+    empty ``choice`` removes it (the member will be asked). Saves only: the card may be
+    waiting for this very choice, so the member's request (games/services/turns/orders.py)
+    then has the play service carry it out."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.kind != "colt" or game.status != Game.Status.RUNNING:
         raise StandingOrderError(_("Standing orders are for running Colt Express games."))
@@ -278,8 +277,6 @@ def standing_order_set(
         pile_index=pile_index,
         defaults={"seat": seat.position, "card": entry["card"], "preference": preference},
     )
-    # The card may be waiting for this very choice right now.
-    standing_orders_apply(game.pk)
     return order
 
 
@@ -378,44 +375,38 @@ def standing_order_seqs(game: Game) -> set[int]:
 # -- applying them ----------------------------------------------------------------------------
 
 
-def standing_orders_apply_on_commit(game: Game) -> bool:
-    """A step of the play service's after-move pipeline (games/services/play.py): once the
-    move commits, see whether a standing order answers the next choice (True: it will look,
-    and may move the game on)."""
-    if game.kind != "colt":
-        return False
-    game_id = game.pk
-    transaction.on_commit(lambda: _apply_safely(game_id))
-    return True
+@dataclass(frozen=True)
+class StandingOrderDue:
+    """The move a standing order makes now: ``action`` for the seat at ``position``, on the
+    game at ``version``."""
+
+    game_id: int
+    version: int
+    position: int
+    action: dict[str, Any]
+    order_id: int
 
 
-def _apply_safely(game_id: int) -> None:
-    try:
-        standing_orders_apply(game_id)
-    except Exception:
-        # A failed order costs nothing: the player is simply asked.
-        logger.exception("standing orders of game %s failed", game_id)
-
-
-def standing_orders_apply(game_id: int) -> bool:
-    """If the game waits on a member's Stealin' choice that a standing order answers, submit
-    it as a move (games/services/moves.py, which runs the play service's pipeline); otherwise
-    ask the member (batched). True if applied."""
+def standing_order_due(game_id: int) -> StandingOrderDue | None:
+    """If the game waits on a member's Stealin' choice that a standing order answers, the move
+    it makes; otherwise ``None``, having asked the member (batched) or found nothing to do —
+    nothing more is owed for the decision then. The play service makes the move
+    (``games.services.play.standing_orders_apply``)."""
     game = Game.objects.filter(pk=game_id, kind="colt", status=Game.Status.RUNNING).first()
     if game is None or not game.to_move:
-        return False
+        return None
     position = game.to_move[0]
     seat = Seat.objects.filter(game=game, position=position).select_related("player").first()
     if seat is None or seat.is_bot or seat.player is None:
         # A bot's decision: the bot's own task (or the followups sweep) makes it.
-        return False
+        return None
     engine = get_engine(game.kind)
     state = engine.from_json(game.state)
     view = engine.view(state, position)
     pending = view.get("pending")
     if view.get("phase") == "schemin" or not pending:
         auto_move_settled(game.pk, game.version)
-        return False
+        return None
     round_index = view["round"] - 1
     order = None
     if pending["kind"] in CARD_KINDS:
@@ -434,22 +425,19 @@ def standing_orders_apply(game_id: int) -> bool:
         _choice_ask(game, seat, round_index)
         # Asked: the decision is the member's now, nothing more is owed for it.
         auto_move_settled(game.pk, game.version)
-        return False
-    with transaction.atomic():
-        result = move_play_for_seat(
-            game_id=game.pk,
-            position=position,
-            action=choice,
-            expected_version=game.version,
-            by_clock=False,
-        )
-        if not result.ok:
-            auto_move_settled(game.pk, game.version)
-            return False
-        StandingOrder.objects.filter(pk=order.pk, applied_seq__isnull=True).update(
-            applied_seq=result.game.version
-        )
-    return True
+        return None
+    return StandingOrderDue(
+        game_id=game.pk,
+        version=game.version,
+        position=position,
+        action=choice,
+        order_id=order.pk,
+    )
+
+
+def standing_order_carried_out(due: StandingOrderDue, seq: int) -> None:
+    """The order's move was saved as ``seq`` (inside that move's transaction): the log marks it."""
+    StandingOrder.objects.filter(pk=due.order_id, applied_seq__isnull=True).update(applied_seq=seq)
 
 
 def _choice_ask(game: Game, seat: Seat, round_index: int) -> None:

@@ -1,5 +1,5 @@
 """``{% clock_panel %}``: the clock panel of the game page, its fragments and socket pushes,
-rendered from templates/clocks/panel.html for the context's viewer (games/reports/clock_panel.py
+rendered from templates/clocks/panel.html for the context's viewer (games/services/clock_panel.py
 builds what it shows)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from games.reports.clock_panel import clock_panel_context
+from games.services.clock_panel import clock_panel_context
 
 register = template.Library()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django import template
 
 from games.models import Fixture, Game
-from games.reports.leagues import game_expected_places_data
+from games.selectors.leagues import game_expected_places_data
 
 register = template.Library()
 

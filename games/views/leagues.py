@@ -1,7 +1,7 @@
 """League pages: the list, a league (standings, rounds and fixtures, divisions, join/leave,
 organiser actions), club-night results, balance statistics, and members' ratings.
 
-Views stay thin: reads come from ``games.reports.leagues`` (the same dicts the API serves),
+Views stay thin: reads come from ``games.selectors.leagues`` (the same dicts the API serves),
 writes go through ``games.services.leagues``.
 """
 
@@ -21,9 +21,10 @@ from django.views.decorators.http import require_POST
 from games.forms.leagues import ClubNightResultForm, SeasonCreateForm
 from games.models import Fixture, League, Membership, Player, Round, Season
 from games.models.rulesets import Ruleset
-from games.reports import leagues as selectors
 from games.roles import is_league_organiser
+from games.selectors import leagues as selectors
 from games.services.accounts import player_get_or_create
+from games.services.charts import line_chart
 from games.services.leagues import club_night, divisions, members, rounds
 from games.services.leagues.rounds import LeagueError
 from games.text.parsing import strict_int
@@ -256,7 +257,11 @@ def player_ratings(request: HttpRequest, username: str) -> HttpResponse:
         get_user_model().objects.select_related("player"), username=username, is_active=True
     )
     player = player_get_or_create(user=user)
-    return render(request, "leagues/ratings.html", selectors.player_ratings_data(player))
+    data = selectors.player_ratings_data(player)
+    for rating in data["ratings"]:
+        # Drawn here, from what the selector read: the chart's coordinates are the page's.
+        rating["chart"] = line_chart(rating["chart_values"])
+    return render(request, "leagues/ratings.html", data)
 
 
 @login_required

@@ -6,9 +6,9 @@ from datetime import timedelta
 
 from games.engines import get_engine
 from games.models import Game, Ruleset, Seat
-from games.services.clocks import turns_sweep
 from games.services.play import game_create, game_start, move_play_for_seat, seat_join
 from games.services.rulesets import rulesets_install_defaults
+from games.services.turns import turns_sweep
 
 NAPAD = "napad-designed-default"
 COLT = "colt-express"

@@ -17,8 +17,8 @@ from django.utils.translation import gettext, ngettext
 from markup import parse
 
 from games.models import Game, Player
-from games.reports.clock_panel import PANEL_NOTICES
 from games.selectors.tables import game_with_seats
+from games.services.clock_panel import PANEL_NOTICES
 from games.services.clocks import players_on_leave
 from games.services.clocks.leave import leave_declare, player_today
 from games.services.notifications import table_notice_post, table_notices

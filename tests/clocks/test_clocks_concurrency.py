@@ -16,7 +16,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.models import Game, GameEvent, Notification, ReminderSent, Seat, TurnClock
-from games.services.clocks import turns_sweep
+from games.services.turns import turns_sweep
 
 GAMES = 12
 

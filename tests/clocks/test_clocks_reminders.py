@@ -210,7 +210,7 @@ def test_an_email_whose_sender_died_is_sent_by_a_later_sweep(
     now = T0 + timedelta(hours=5)
     with time_machine.travel(now, tick=False) as traveller:
         with django_capture_on_commit_callbacks(execute=False):
-            from games.services.clocks import turns_sweep
+            from games.services.turns import turns_sweep
 
             turns_sweep(now=now)
         assert mailoutbox == []
@@ -226,7 +226,8 @@ def test_an_email_sent_again_after_its_sender_died_is_the_same_message(
 ):
     # The worker sent the email and died before marking it sent: a later sweep sends it
     # again with the same Message-ID: the same message, not a new one.
-    from games.services.clocks import reminders, turns_sweep
+    from games.services.clocks import reminders
+    from games.services.turns import turns_sweep
 
     def send_then_die(*args, **kwargs):
         sent(*args, **kwargs)

@@ -14,13 +14,9 @@ from games.engines import get_engine
 from games.models import Game, GameEvent, Notification, StandingOrder
 from games.selectors.tables import game_state, game_with_seats
 from games.services.followups import SWEEP_GRACE, followups_sweep
-from games.services.play import move_play_for_seat
-from games.services.standing_orders import (
-    StandingOrderError,
-    standing_order_set,
-    standing_orders_apply,
-    standing_orders_for,
-)
+from games.services.play import move_play_for_seat, standing_orders_apply
+from games.services.standing_orders import StandingOrderError, standing_orders_for
+from games.services.turns import standing_order_set
 from games.table.rendering import board_context
 
 

@@ -20,7 +20,7 @@ from clockkit import (
 from games.engines import get_engine
 from games.models import Game, GameEvent, Notification, Seat, TableNotice
 from games.services.clocks.deadlines import clock_policy_set
-from games.services.clocks.timeouts import timeouts_expired_apply, turn_timeout_apply
+from games.services.turns.timeouts import timeouts_expired_apply, turn_timeout_apply
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 LIMIT = timedelta(hours=2)
@@ -232,7 +232,7 @@ def test_a_timeout_waits_for_the_deadline(alice, bob, hours, django_capture_on_c
 def test_the_fanned_out_sweep_queues_each_item_and_claims_keep_it_once(
     alice, bob, charlie, eager_celery, mailoutbox, django_capture_on_commit_callbacks
 ):
-    from games.services.clocks import turns_sweep_fan_out
+    from games.services.turns import turns_sweep_fan_out
 
     with time_machine.travel(T0, tick=False):
         expiring = started_game(alice, bob, limit=LIMIT)

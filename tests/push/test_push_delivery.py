@@ -19,9 +19,10 @@ from django.utils import timezone
 from pushkit import vapid_claims
 
 from games.models import PushDelivery, PushMessage, PushSubscription
-from games.services.clocks import deadline_extend, turns_sweep
+from games.services.clocks import deadline_extend
 from games.services.presence import presence_leave, presence_touch
 from games.services.push.sending import push_message_send
+from games.services.turns import turns_sweep
 
 
 def _table(alice, bob, **options):

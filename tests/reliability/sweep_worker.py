@@ -1,6 +1,6 @@
 """A real Celery worker process for test_sweep_worker_killed.py, on the configured broker
 and database (from the environment). Its queue, given as the only argument, is also made the
-default queue, so the per-item tasks the sweep fans out (games/services/clocks/sweep.py) stay
+default queue, so the per-item tasks the sweep fans out (games/services/turns/sweep.py) stay
 on it too, away from any other worker on the machine.
 
 With ``NAPAD_TEST_SWEEP_ITEM_DELAY`` (seconds) each timeout and each reminder the sweep
@@ -21,7 +21,8 @@ import django  # noqa: E402
 
 django.setup()
 
-from games.services.clocks import reminders, timeouts  # noqa: E402
+from games.services.clocks import reminders  # noqa: E402
+from games.services.turns import timeouts  # noqa: E402
 from napad_site.celery import app  # noqa: E402
 
 
@@ -36,8 +37,8 @@ def _slowed(original, delay: float):
 def main(queue: str) -> None:
     delay = float(os.environ.get("NAPAD_TEST_SWEEP_ITEM_DELAY") or 0)
     if delay:
-        # Both run inside the item's transaction (games/services/clocks/timeouts.py and
-        # reminders.py look them up as module globals at call time).
+        # Both run inside the item's transaction (games/services/turns/timeouts.py and
+        # games/services/clocks/reminders.py look them up as module globals at call time).
         timeouts.seat_timeout_record = _slowed(timeouts.seat_timeout_record, delay)
         reminders.notification_send = _slowed(reminders.notification_send, delay)
     app.conf.task_always_eager = False

@@ -3,7 +3,7 @@ among the timeouts, once among the reminders — and started again: in the end e
 and every reminder was applied exactly once. No game timed out twice or not at all, no
 reminder is missing or doubled in the ledger, on the bell or in the mail.
 
-The sweep beat runs fans out one task per due item (games/services/clocks/sweep.py). A
+The sweep beat runs fans out one task per due item (games/services/turns/sweep.py). A
 killed worker loses the item it was in the middle of (its transaction rolls back; Redis
 would redeliver the unacknowledged message only after the visibility timeout) and leaves the
 rest queued: the restarted worker takes those, and the next minute's sweep queues again
@@ -36,12 +36,12 @@ from django.utils import timezone
 from reliakit import started_game
 
 from games.models import Game, GameEvent, Notification, ReminderSent, Seat, TurnClock
-from games.services.clocks import turns_sweep
 from games.services.clocks.reminders import (
     EMAIL_CLAIM_LEASE,
     reminder_emails_retry,
     stable_message_id,
 )
+from games.services.turns import turns_sweep
 from games.tasks import turns_sweep_task
 from napad_site.celery import app
 

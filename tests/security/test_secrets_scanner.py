@@ -38,7 +38,7 @@ from games.engines import get_engine
 from games.models import Game, GameEvent, Ruleset
 from games.selectors.gamelog import event_texts
 from games.selectors.tables import game_events
-from games.services import play
+from games.services import play, turns
 from games.services.api_tokens import api_token_create
 from games.services.presence import presence_leave
 from games.services.push import outbox as push_outbox
@@ -245,7 +245,7 @@ class Table:
                 return
             position = self.game.to_move[0]
             if position not in (self.alice_seat, self.bob_seat):
-                assert play.bot_move_play(self.game.pk, self.game.version).ok
+                assert turns.bot_move_play(self.game.pk, self.game.version).ok
                 self.scan_pushes()
                 continue
             state = engine.from_json(self.game.state)

@@ -12,7 +12,7 @@ from organiser_kit import client_for, moderator, rules_editor
 from playkit import napad_game, napad_ruleset
 
 from games.models import Game, Seat
-from games.services import play
+from games.services import turns
 from games.services.clocks.deadlines import clock_policy_set
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +61,7 @@ def test_seats_stored_before_levels_keep_their_bots(alice):
     game = napad_game(alice, bot_seats={1: "heuristic", 2: "random"})
     game.refresh_from_db()
     while game.status == Game.Status.RUNNING and game.to_move[0] in (1, 2):
-        assert play.bot_move_play(game.pk, game.version).ok
+        assert turns.bot_move_play(game.pk, game.version).ok
         game.refresh_from_db()
     names = {seat.position: seat for seat in game.seats.all()}
     assert (names[1].bot_kind, names[2].bot_kind) == ("heuristic", "random")
@@ -77,7 +77,7 @@ def test_a_hard_bot_plays_its_turn_through_the_bot_move_service(alice):
         game.refresh_from_db()
     assert game.to_move == [1]
     version = game.version
-    result = play.bot_move_play(game.pk, version)
+    result = turns.bot_move_play(game.pk, version)
     assert result.ok
     assert game.events.get(seq=version + 1).seat == 1
 

@@ -12,7 +12,7 @@ from playkit import first_legal, napad_game, napad_ruleset, napad_table, play_on
 from games.engines import get_engine
 from games.models import Game, GameEvent, Ruleset, Seat
 from games.selectors.tables import game_events
-from games.services import play
+from games.services import play, turns
 from games.services.replay import game_verify
 from games.services.rulesets import DEFAULT_RULESETS, rulesets_install_defaults
 
@@ -217,8 +217,8 @@ def test_a_duplicated_bot_task_does_nothing(alice):
         assert play_one(game, [alice]).ok
         game.refresh_from_db()
     version = game.version
-    assert play.bot_move_play(game.pk, version).ok
-    assert play.bot_move_play(game.pk, version) is None
+    assert turns.bot_move_play(game.pk, version).ok
+    assert turns.bot_move_play(game.pk, version) is None
     assert Game.objects.get(pk=game.pk).version == version + 1
 
 
@@ -238,7 +238,7 @@ def test_a_member_cannot_move_for_a_seat_handed_to_a_bot(alice, bob):
     assert not result.ok and "bot" in result.message
     assert Game.objects.get(pk=game.pk).version == version
     # The bot itself still plays the seat.
-    assert play.bot_move_play(game.pk, version).ok
+    assert turns.bot_move_play(game.pk, version).ok
 
 
 def test_a_finished_game_refuses_more_moves(alice, bob):

@@ -327,7 +327,7 @@ def test_a_moves_answer_asks_again_only_if_a_bot_or_an_order_may_have_moved_on(
     # commit: the bot to move next, a standing order (Colt Express). Between two members
     # nothing can: the next move is the other member's, made from their page later.
     import games.views.play as play_views
-    from games.services.moves import bot_move_play
+    from games.services.turns import bot_move_play
 
     asked = []
     real = play_views.game_unchanged

@@ -11,7 +11,7 @@ from playkit import first_legal, napad_game, user_to_move
 
 from games import tasks
 from games.models import Game
-from games.services import play
+from games.services import turns
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,7 @@ def test_a_move_answers_even_when_the_broker_is_away(
     game = napad_game(alice, bot_seats={1: "random"})
     game.refresh_from_db()
     if 1 in game.to_move:  # the bot opens: let it, so the member is to move
-        assert play.bot_move_play(game.pk, game.version).ok
+        assert turns.bot_move_play(game.pk, game.version).ok
         game.refresh_from_db()
 
     def broker_away(*args, **kwargs):

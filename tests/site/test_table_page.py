@@ -260,7 +260,7 @@ def test_a_seat_a_bot_took_over_is_named_for_the_bot_everywhere(alice, bob):
         game.refresh_from_db()
     # Bob's seat is to move, but the bot moves it: Bob's page offers no buttons.
     assert 'name="action"' not in _page(member_client(bob), game)
-    from games.services.play import bot_move_play
+    from games.services.turns import bot_move_play
 
     assert bot_move_play(game.pk, game.version).ok
     assert "Bot for Bob (" in _page(member_client(alice), game)

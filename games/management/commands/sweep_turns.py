@@ -23,8 +23,8 @@ from django.utils import timezone
 
 from games.engines import get_engine
 from games.models import Game, Player, Ruleset, Seat, TurnClock
-from games.services.clocks import turns_sweep, turns_sweep_fan_out
 from games.services.rulesets import rulesets_install_defaults
+from games.services.turns import turns_sweep, turns_sweep_fan_out
 
 BULK_BATCH = 5000
 

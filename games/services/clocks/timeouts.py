@@ -1,13 +1,8 @@
-"""Timeouts: at the deadline the game's own timeout policy (``engine.timeout_action``: Napad
-passes, or plays its lowest card where passing is not allowed; Colt Express draws in
-Schemin' and takes a choice's first option in Stealin') is applied through the move core
-(games/services/moves.py, which runs the play service's after-move pipeline) like any move,
-marked ``by_clock``.
-
-Exactly once: the move is guarded by the game version it was computed from (the move core's
-conditional UPDATE), and the timeout counters are written in the same transaction
-as the move, so a second sweep finds the game moved on and does nothing. A worker that dies
-before committing leaves the deadline expired for the next sweep.
+"""Timeouts, what the clock keeps of them: the expired deadlines (:func:`timeouts_expired`),
+the seat's count of timeouts in a row (:func:`seat_timeout_record`, written in the timeout's
+own transaction), and the seat handed to a bot. The timeout's move itself — the game's
+timeout policy played for the seat — is made above the play service, in
+games/services/turns/timeouts.py.
 
 After ``timeouts_to_bot`` consecutive timeouts (policy; default 3) the seat is handed to a bot
 (of the policy's ``stand_in_level``: a league's choice, medium by default) for the rest of the
@@ -16,10 +11,8 @@ game, marked ``replaced_by_bot`` for league rules, and the table is told.
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -30,12 +23,8 @@ from games.models import Game, GameEvent, Seat, StandingOrder
 from games.text.bots import bot_kind_for
 
 from ..followups import bot_move_owed
-from ..moves import bot_move_play, move_play_for_seat
 from ..notifications import notification_send, table_notice_post
-from .deadlines import clock_for, deadline_effective, decision_seat, turn_clock_refresh
 from .policy import clock_policy
-
-logger = logging.getLogger(__name__)
 
 
 def stand_in_bot_kind(game: Game) -> str:
@@ -132,42 +121,6 @@ def seat_timeout_record(game: Game, position: int) -> Seat:
     return seat
 
 
-def turn_timeout_apply(game_id: int, version: int, deadline: datetime, now: datetime) -> str:
-    """Play the timeout of one expired decision (if nobody did it first)."""
-    game = Game.objects.filter(
-        pk=game_id, version=version, deadline=deadline, status=Game.Status.RUNNING
-    ).first()
-    if game is None:
-        return "taken"
-    seat = decision_seat(game)
-    if seat is None:
-        Game.objects.filter(pk=game_id, version=version).update(deadline=None)
-        return "nobody"
-    if seat.is_bot:
-        # The bot's queued move got lost (a worker died with it): the bot plays now.
-        bot_move_play(game_id, version)
-        return "bot"
-    effective = deadline_effective(game, clock_for(game), seat.player)
-    if effective > now:
-        # Leave (or a "+24 h") the deadline did not know of yet: the clock pauses instead.
-        turn_clock_refresh(game)
-        return "paused"
-    engine = get_engine(game.kind)
-    action = engine.timeout_action(engine.from_json(game.state), seat.position)
-    with transaction.atomic():
-        result = move_play_for_seat(
-            game_id=game_id,
-            position=seat.position,
-            action=action,
-            expected_version=version,
-            by_clock=True,
-        )
-        if not result.ok:
-            return "taken"
-        seat_timeout_record(result.game, seat.position)
-    return "timeout"
-
-
 def timeouts_expired(now: datetime, *, batch: int = 500) -> list[tuple[int, int, datetime]]:
     """``(game, version, deadline)`` of every expired decision, through the deadline index."""
     return list(
@@ -175,21 +128,3 @@ def timeouts_expired(now: datetime, *, batch: int = 500) -> list[tuple[int, int,
         .order_by("deadline")
         .values_list("pk", "version", "deadline")[:batch]
     )
-
-
-def turn_timeout_due_apply(game_id: int, version: int, deadline: str) -> str:
-    """The task a fanned-out sweep queues: one expired decision (``deadline`` in ISO 8601)."""
-    return turn_timeout_apply(game_id, version, datetime.fromisoformat(deadline), timezone.now())
-
-
-def timeouts_expired_apply(now: datetime, *, batch: int = 500) -> dict[str, int]:
-    """Every expired deadline, found through the ``Game.deadline`` index."""
-    outcomes: dict[str, int] = {}
-    for game_id, version, deadline in timeouts_expired(now, batch=batch):
-        try:
-            outcome = turn_timeout_apply(game_id, version, deadline, now)
-        except Exception:
-            logger.exception("timeout of game %s failed", game_id)
-            outcome = "failed"
-        outcomes[outcome] = outcomes.get(outcome, 0) + 1
-    return outcomes

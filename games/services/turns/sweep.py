@@ -10,6 +10,9 @@ club); :func:`turns_sweep_fan_out` — what beat runs — only finds the due ite
 small task per item *now*, so however many workers the club runs share the work and the
 sweep itself stays short. A message delivered twice (Redis redelivers after its visibility
 timeout) or an item queued again by the next minute's sweep finds it claimed and does nothing.
+
+It sits with the moves no member clicks (above the play service) because a timeout is a
+move; the reminders and the clock's bookkeeping it reads are games/services/clocks/'s.
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
+from ..clocks.reminders import reminder_emails_retry, reminders_due_ids, reminders_due_send
+from ..clocks.timeouts import timeouts_expired
 from ..push.sending import pushes_due_ids, pushes_due_send
 from ..queueing import task_send
-from .reminders import reminder_emails_retry, reminders_due_ids, reminders_due_send
-from .timeouts import timeouts_expired, timeouts_expired_apply
+from .timeouts import timeouts_expired_apply
 
 DEFAULT_BATCH = 1000
 

@@ -27,10 +27,9 @@ from games.models import (
     Season,
     Standing,
 )
+from games.models.balance import BalanceRow, balance_stats
 from games.models.leagues import TIE_BREAKS, provisional_games
-from games.services.leagues.balance import BalanceRow, balance_stats
-from games.services.leagues.charts import line_chart
-from games.services.leagues.ratings import Skill, expected_places
+from games.models.ratings import Skill, expected_places
 
 RECENT_GAMES = 10
 
@@ -280,8 +279,9 @@ def league_balance_data(league: League) -> dict:
 
 
 def player_ratings_data(player: Player) -> dict:
-    """A member's rating per game (with provisional flag), its history as chart points, and
-    their recent rated games."""
+    """A member's rating per game (with provisional flag), its history (``chart_values``: the
+    rating after each game, oldest first, for the page's chart), and their recent rated
+    games."""
     ratings = list(Rating.objects.filter(player=player).order_by("kind"))
     history = list(
         RatingHistory.objects.filter(player=player)
@@ -324,7 +324,7 @@ def player_ratings_data(player: Player) -> dict:
                     {"played_at": r.played_at, "rating": round(r.display), "place": r.place}
                     for r in rows
                 ],
-                "chart": line_chart([r.display for r in rows]),
+                "chart_values": [r.display for r in rows],
                 "recent": recent,
             }
         )
