@@ -351,7 +351,10 @@ NAPAD_LIMIT_PASSWORD_RESET_CLIENT = env_rate("NAPAD_LIMIT_PASSWORD_RESET_CLIENT"
 
 # --- i18n ------------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("pl", _("Polish")), ("pt", _("Portuguese"))]
+# The club's Portuguese is Brazilian, and so must be Django's own catalogues (the admin, auth,
+# forms): under `pt` they would answer in European Portuguese. A browser or a cookie asking
+# for `pt` or `pt-PT` still gets `pt-br` (Django falls back to a variant of the same language).
+LANGUAGES = [("en", _("English")), ("pl", _("Polish")), ("pt-br", _("Brazilian Portuguese"))]
 LOCALE_PATHS = [BASE_DIR / "games" / "locale"]
 USE_I18N = True
 TIME_ZONE = "UTC"

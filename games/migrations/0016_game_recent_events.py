@@ -6,7 +6,7 @@ A move's event now takes the move's own time rather than the moment its row was 
 import django.utils.timezone
 from django.db import migrations, models
 
-# games.kept_log.KEPT_EVENTS when this migration was written (a migration keeps its own copy).
+# games.selectors.kept_log.KEPT_EVENTS when this migration was written (a migration keeps its own copy).
 KEPT_EVENTS = 20
 
 

@@ -30,7 +30,7 @@ from .play import game_create, game_start, seat_join
 DEMO_MEMBERS = [
     ("alice", "Alice", "Europe/Warsaw", "pl"),
     ("bob", "Bob", "Europe/London", "en"),
-    ("carla", "Carla", "Europe/Lisbon", "pt"),
+    ("carla", "Carla", "Europe/Lisbon", "pt-br"),
     ("dan", "Dan", "America/New_York", "en"),
 ]
 

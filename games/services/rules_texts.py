@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 
-LANGUAGES = ("pl", "pt")
+LANGUAGES = ("pl", "pt-br")
 
 # SHA-256 of each default ruleset's Portuguese text as shipped in European Portuguese, before
 # the site's Portuguese became Brazilian. A row that still holds one of them was never corrected
@@ -52,7 +52,7 @@ pieniądze = zielony). Każdy gracz tasuje 15 kart swojego gangu w kryjówkę i 
 **Punktacja.** Suma wartości zdobytych wagonów. Remis rozstrzyga więcej kart w ręce; dalej
 miejsce jest wspólne.
 """,
-    "pt": """\
+    "pt-br": """\
 **To jest napad!** (Nasza Księgarnia, 2021; baseado em *Caramba!* de Michael Schacht), 2–4
 jogadores.
 
@@ -89,7 +89,7 @@ NAPAD_VARIANT_A_RULES = {
 go zdobyły, plus kule samych wagonów; co najmniej jedną), dodaje 1 do *h*. Punkty za kolor =
 *n* × *h*.
 """,
-    "pt": """\
+    "pt-br": """\
 **Variante A: pontuação com balas.** Para cada cor: *n* = seus vagões capturados dessa cor,
 *h* = o valor mais alto entre eles; quem tiver mais balas dessa cor (nas metades das cartas que
 a capturaram, mais as balas dos próprios vagões; pelo menos uma) soma 1 a *h*. Pontos da cor
@@ -103,7 +103,7 @@ NAPAD_VARIANT_B_RULES = {
 (dowolnego koloru; co najmniej jeden), dostaje +1 za każdy z nich; przy remisie dostają wszyscy
 remisujący.
 """,
-    "pt": """\
+    "pt-br": """\
 **Variante B: bônus pelos vagões de valor 2.** Quem capturou mais vagões de valor 2 (de
 qualquer cor; pelo menos um) ganha +1 por cada um; em caso de empate, ganham todos os
 empatados.
@@ -139,7 +139,7 @@ dach. Właściciel karty dokonuje każdego wyboru, gdy karta jest rozpatrywana.
 sakiewkę, którą wybije ciosem; strzały Django przesuwają cel o Wagon dalej; Doc dobiera 7;
 Ghost może zagrać pierwszą kartę rundy zakrytą; Tuco może strzelać przez dach swojego Wagonu.
 """,
-    "pt": """\
+    "pt-br": """\
 **Colt Express** (Ludonaute, 2014), 2–6 jogadores, 5 rodadas.
 
 **Preparação.** A locomotiva e um vagão por jogador (dois vagões com 2 jogadores), bens em cada
@@ -177,7 +177,7 @@ COLT_ROUND_DECK_PUBLISHED = {
 **Talia rund (jak w wydaniu).** Cztery losowe karty rund dla liczby graczy, a jako piąta runda
 karta stacji.
 """,
-    "pt": """\
+    "pt-br": """\
 **Baralho de rodadas (como publicado).** Quatro cartas de rodada sorteadas para o número de
 jogadores e, como quinta rodada, uma carta de estação.
 """,
@@ -188,7 +188,7 @@ COLT_ROUND_DECK_GUIDE = {
 **Talia rund „5 z 7”.** Pięć losowych kart rund z siedmiu dla liczby graczy, bez karty stacji
 (tak mówi portugalski przewodnik po zasadach).
 """,
-    "pt": """\
+    "pt-br": """\
 **Baralho de rodadas “5 de 7”.** Cinco das sete cartas de rodada sorteadas para o número de
 jogadores, sem carta de estação (como diz o guia de regras).
 """,
@@ -203,7 +203,7 @@ wchodzi. Z Wehikułu Czasu można strzelać do dachów w zasięgu wzroku i do wn
 dokładnie jeden Bandyta, w tajemnicy chowa się pod Wagonem i pojawia się w nim, gdy zaczyna się
 faza „Napad!”; na koniec gry samotny Bandyta w Wehikule Czasu dostaje 500 $ i leżący w nim Łup.
 """,
-    "pt": """\
+    "pt-br": """\
 **Máquina do Tempo.** Um único lugar à frente da locomotiva, vizinho do seu teto e do seu
 interior. Um Mover pode entrar nela (do teto, conta como um passo além da locomotiva); o
 Xerife nunca entra. Dela é possível atirar nos tetos na linha de visão e no interior da

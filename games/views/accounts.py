@@ -166,7 +166,11 @@ def set_language(request: HttpRequest) -> HttpResponse:
     in the old language.
     """
     response = django_set_language(request)
-    language = request.POST.get("language", "")
+    try:
+        # A page kept from before Portuguese became "pt-br" still posts "pt": the same choice.
+        language = translation.get_supported_language_variant(request.POST.get("language", ""))
+    except LookupError:
+        language = ""
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):
         player = player_get_or_create(user=request.user)
         if player.language != language:

@@ -77,8 +77,9 @@ def rules_text_for(ruleset: Ruleset, language: str) -> tuple[str, str]:
     """``(text, language)``: the text in ``language``, else the English one, else the
     ruleset's own text (which is English)."""
     texts = {text.language: text.text for text in RulesText.objects.filter(ruleset=ruleset)}
-    base = (language or "en").split("-")[0]
-    for candidate in (base, "en"):
+    language = language or "en"
+    # The exact language first ("pt-br"), then its generic form, as Django falls back.
+    for candidate in (language, language.split("-")[0], "en"):
         if texts.get(candidate, "").strip():
             return texts[candidate], candidate
     return ruleset.rules_text, "en"
@@ -149,7 +150,9 @@ def rules_detail(request: HttpRequest, slug: str, version: int) -> HttpResponse:
             "ruleset": ruleset,
             "rules_html": rules_markdown_html(text),
             "text_language": text_language,
-            "wanted_language": (translation.get_language() or "en").split("-")[0],
+            # Said when the text is the English fallback, not for "pt" text on a "pt-br" page.
+            "in_english_instead": text_language == "en"
+            and (translation.get_language() or "en").split("-")[0] != "en",
             "options": options,
             "engine_name": engine.name,
             "min_players": engine.min_players,

@@ -258,7 +258,7 @@ def test_an_email_sent_again_after_its_sender_died_is_the_same_message(
         ("en", timedelta(hours=5), "5 hours"),
         ("en", timedelta(days=3, hours=4), "3 days 4 hours"),
         ("pl", timedelta(hours=5), "5 godzin"),
-        ("pt", timedelta(days=2), "2 dias"),
+        ("pt-br", timedelta(days=2), "2 dias"),
     ],
 )
 def test_time_left_reads_in_the_members_language(language, left, expected):

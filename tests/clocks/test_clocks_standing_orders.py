@@ -350,7 +350,7 @@ def test_the_boards_view_gives_the_same_orders_as_the_engines_own(game, seats, a
     assert [row["card"] for row in standing_orders_for(game, me, view=board)] == ["fire", "rob"]
 
 
-@pytest.mark.parametrize("language", ["en", "pl", "pt"])
+@pytest.mark.parametrize("language", ["en", "pl", "pt-br"])
 def test_the_orders_form_offers_each_card_its_choices_with_the_chosen_one_selected(game, language):
     # clocks/panel.html#standing_orders, given orders for every kind of card (an odd label and
     # an odd bandit's name among them): one form per card, its label naming the card, its

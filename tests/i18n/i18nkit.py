@@ -24,6 +24,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.test import Client
+from django.utils.translation import to_locale
 
 from games.engines import get_engine
 from games.models import Game, Ruleset, Seat
@@ -36,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engines" / "colt")
 import colt_positions  # noqa: E402
 
 LOCALE_DIR = Path(settings.BASE_DIR) / "games" / "locale"
-LANGUAGES = ("pl", "pt")
+LANGUAGES = ("pl", "pt-br")
 
 
 def member(username: str, display_name: str):
@@ -160,7 +161,9 @@ class _Texts(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         lang = attrs.get("lang")
-        skipped = tag in _SKIPPED or (lang is not None and lang.split("-")[0] != self.language)
+        skipped = tag in _SKIPPED or (
+            lang is not None and lang.split("-")[0] != self.language.split("-")[0]
+        )
         if not skipped and not self._skipping():
             for name in _SAID_ATTRIBUTES:
                 if attrs.get(name):
@@ -243,7 +246,7 @@ def catalogue(language: str) -> Catalogue:
         return _CATALOGUES[language]
     found = Catalogue(language)
     said = set()
-    for entry in _po_entries(LOCALE_DIR / language / "LC_MESSAGES" / "django.po"):
+    for entry in _po_entries(LOCALE_DIR / to_locale(language) / "LC_MESSAGES" / "django.po"):
         msgid = entry.get("msgid", "")
         if not msgid:
             continue
@@ -262,7 +265,7 @@ def catalogue(language: str) -> Catalogue:
 
 
 # The English terms that are also words of a language ("wagon" is Polish too).
-SAME_WORDS = {"pl": {"wagon"}, "pt": set()}
+SAME_WORDS = {"pl": {"wagon"}, "pt-br": set()}
 
 
 def english_leftovers(texts: list[str], language: str) -> list[str]:

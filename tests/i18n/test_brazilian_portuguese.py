@@ -1,6 +1,7 @@
 """The club's Portuguese is Brazilian, in the words of the Brazilian Colt Express guide: no
 European form comes back into the catalogue, the default rules texts, the glossary or the pages
-a member reads (Django's own messages on the account forms included)."""
+a member reads (Django's own messages on the account forms and the admin included). The code is
+``pt-br``; a cookie, a browser or a stored profile that says ``pt`` still reads Brazilian."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
 from i18nkit import COLT_TM, reader, table_started, visible_texts
@@ -19,7 +24,7 @@ from games.services import rules_texts
 from games.services.rulesets import rulesets_install_defaults
 
 BASE_DIR = Path(settings.BASE_DIR)
-CATALOGUE = BASE_DIR / "games" / "locale" / "pt" / "LC_MESSAGES" / "django.po"
+CATALOGUE = BASE_DIR / "games" / "locale" / "pt_BR" / "LC_MESSAGES" / "django.po"
 
 # Words and signs a Brazilian reader knows as Portugal's (the Brazilian word in the comment).
 EUROPEAN = re.compile(
@@ -132,10 +137,11 @@ def test_the_portuguese_catalogue_uses_the_guides_terms():
 
 def test_the_default_rules_texts_are_brazilian():
     parts = [value for value in vars(rules_texts).values() if isinstance(value, dict)]
-    portuguese = [part["pt"] for part in parts if "pt" in part]
+    portuguese = [part["pt-br"] for part in parts if "pt-br" in part]
     assert len(portuguese) == 7
     assert [_european(text) for text in portuguese] == [[]] * 7
-    assert "rodada" in rules_texts.COLT_RULES["pt"] and "trem" in rules_texts.NAPAD_RULES["pt"]
+    assert "rodada" in rules_texts.COLT_RULES["pt-br"]
+    assert "trem" in rules_texts.NAPAD_RULES["pt-br"]
 
 
 def test_the_glossarys_portuguese_column_is_brazilian():
@@ -159,37 +165,38 @@ def test_an_unedited_european_rules_text_becomes_brazilian_on_install():
     # A club installed before: its Portuguese texts are the European ones shipped then.
     shipped = (BASE_DIR / "tests" / "i18n" / "european_colt_rules_pt.md").read_text("utf-8")
     assert rules_texts.superseded(shipped)
-    RulesText.objects.filter(ruleset=colt, language="pt").update(text=shipped)
-    RulesText.objects.filter(ruleset=napad, language="pt").update(text="Corrigido pelo clube")
+    RulesText.objects.filter(ruleset=colt, language="pt-br").update(text=shipped)
+    RulesText.objects.filter(ruleset=napad, language="pt-br").update(text="Corrigido pelo clube")
 
     rulesets_install_defaults()
 
-    text = RulesText.objects.get(ruleset=colt, language="pt").text
+    text = RulesText.objects.get(ruleset=colt, language="pt-br").text
     assert text == rules_texts.translated(
-        [rules_texts.COLT_RULES, rules_texts.COLT_ROUND_DECK_PUBLISHED], "pt"
+        [rules_texts.COLT_RULES, rules_texts.COLT_ROUND_DECK_PUBLISHED], "pt-br"
     )
     assert _european(text) == []
     # An organiser's own text is never replaced.
-    assert RulesText.objects.get(ruleset=napad, language="pt").text == "Corrigido pelo clube"
+    assert RulesText.objects.get(ruleset=napad, language="pt-br").text == "Corrigido pelo clube"
 
 
 @pytest.mark.django_db
 def test_the_account_pages_and_their_errors_read_brazilian(alice):
+    # A browser that asks for plain "pt" gets the club's Portuguese, which is Brazilian.
     client = Client(HTTP_ACCEPT_LANGUAGE="pt")
     seen = []
     for name in ("login", "signup", "password_reset"):
-        seen += visible_texts(client.get(reverse(name)).content.decode(), "pt")
+        seen += visible_texts(client.get(reverse(name)).content.decode(), "pt-br")
     # Django's own messages: a failed log-in, a sign-up with a weak and mismatched password.
     seen += visible_texts(
         client.post(reverse("login"), {"username": "alice", "password": "wrong"}).content.decode(),
-        "pt",
+        "pt-br",
     )
     seen += visible_texts(
         client.post(
             reverse("signup"),
             {"username": "alice", "email": "x", "password1": "1234", "password2": "12345"},
         ).content.decode(),
-        "pt",
+        "pt-br",
     )
     page = " ".join(seen)
     assert "senha" in page and "usuário" in page
@@ -199,6 +206,91 @@ def test_the_account_pages_and_their_errors_read_brazilian(alice):
 @pytest.mark.django_db
 def test_the_home_page_names_a_members_game_in_portuguese(alice, bob):
     game = table_started(COLT_TM, alice, bob)
-    html = reader(alice, "pt").get(reverse("home")).content.decode()
+    html = reader(alice, "pt-br").get(reverse("home")).content.decode()
     assert f"#{game.pk} · Colt Express + Máquina do Tempo" in html
-    assert "Time Machine" not in " ".join(visible_texts(html, "pt"))
+    assert "Time Machine" not in " ".join(visible_texts(html, "pt-br"))
+
+
+# Django's own words that European Portuguese says otherwise: the admin's and auth's.
+DJANGO_EUROPEAN = ("Gravar", "Guardar", "Utilizador", "História")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("cookie", "accept_language"),
+    [("pt", ""), ("pt-br", ""), ("", "pt"), ("", "pt-PT,pt;q=0.9,en;q=0.5"), ("", "pt-BR")],
+)
+def test_any_portuguese_a_browser_asks_for_is_brazilian(cookie, accept_language):
+    # A cookie set before the code became "pt-br", or a browser in Portugal, gets the club's
+    # Portuguese, with Django's own messages in Brazilian too (the admin's log-in page).
+    client = Client(HTTP_ACCEPT_LANGUAGE=accept_language)
+    if cookie:
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = cookie
+    page = client.get(reverse("login")).content.decode()
+    admin = client.get(reverse("admin:login")).content.decode()
+    for html in (page, admin):
+        assert '<html lang="pt-br"' in html
+    assert "Esqueceu sua senha?" in page
+    assert "Administração do Django" in admin or "Administração" in admin
+    assert "Nome de usuário" in admin
+    assert _european(" ".join(visible_texts(admin, "pt-br"))) == []
+
+
+@pytest.mark.django_db
+def test_the_admin_speaks_brazilian_to_a_portuguese_staff_member(alice):
+    alice.is_staff = alice.is_superuser = True
+    alice.save()
+    alice.player.language = "pt-br"
+    alice.player.save(update_fields=["language"])
+    client = Client()
+    # Logging in through the site's form switches the browser to the member's language.
+    client.post(reverse("login"), {"username": "alice", "password": "train-robbery-42"})
+
+    change = client.get(reverse("admin:auth_user_change", args=[alice.pk])).content.decode()
+    index = client.get(reverse("admin:index")).content.decode()
+
+    assert '<html lang="pt-br"' in change
+    assert "Salvar e continuar editando" in change
+    assert "Histórico" in change
+    assert "Usuários" in change
+    assert "Administração do Site" in index
+    for html in (change, index):
+        texts = " ".join(visible_texts(html, "pt-br"))
+        assert [word for word in DJANGO_EUROPEAN if word in texts] == []
+        assert _european(texts) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_member_and_a_rules_text_stored_as_pt_read_brazilian_after_the_migration():
+    before = [("games", "0021_player_display_name_key")]
+    after = [("games", "0022_language_pt_br")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    user = apps.get_model("auth", "User").objects.create(
+        username="carla", password=make_password("train-robbery-42")
+    )
+    apps.get_model("games", "Player").objects.create(
+        user=user, display_name="Carla", display_name_key="carla", language="pt"
+    )
+    ruleset = apps.get_model("games", "Ruleset").objects.create(
+        kind="napad", name="Napad", slug="napad-pt", version=1, status="published"
+    )
+    apps.get_model("games", "RulesText").objects.create(
+        ruleset=ruleset, language="pt", text="**Regras** do trem"
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(after)
+
+    carla = get_user_model().objects.get(username="carla")
+    assert carla.player.language == "pt-br"
+    assert RulesText.objects.get(ruleset_id=ruleset.pk).language == "pt-br"
+    client = Client()
+    response = client.post(reverse("login"), {"username": "carla", "password": "train-robbery-42"})
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "pt-br"
+    html = client.get(reverse("rules_detail", args=["napad-pt", 1])).content.decode()
+    assert '<html lang="pt-br"' in html
+    assert "<strong>Regras</strong> do trem" in html
+    assert 'class="notice" lang="en"' not in html  # no "not translated yet" notice

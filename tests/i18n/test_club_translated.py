@@ -179,7 +179,7 @@ def test_the_ratings_page_is_headed_in_the_readers_words(alice, bob, charlie, da
     """Portuguese says "cotação" for a rating (the loanword "Ratings" read as English here;
     "classificação" is the standings, "pontuação" the score: docs/glossary.md)."""
     _club(alice, bob, charlie, dave)
-    for language, heading in (("pt", "Cotações do clube"), ("pl", "Rankingi klubu")):
+    for language, heading in (("pt-br", "Cotações do clube"), ("pl", "Rankingi klubu")):
         page = reader(alice, language).get("/ratings/").content.decode()
         assert heading in page
         assert "Ratings" not in strip_tags(page)

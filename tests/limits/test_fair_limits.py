@@ -158,7 +158,7 @@ def test_a_chat_line_past_the_rate_is_not_stored(alice, bob, alice_client, bob_c
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("pl", "Piszesz szybciej"), ("pt", "Você está escrevendo mais rápido")],
+    [("pl", "Piszesz szybciej"), ("pt-br", "Você está escrevendo mais rápido")],
 )
 def test_the_chat_limit_speaks_the_members_language(
     alice, bob, alice_client, settings, language, words
@@ -282,7 +282,7 @@ def test_with_the_cache_away_the_limits_still_count_and_nobody_gets_a_500(
 # --- The registry -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("language", ["pl", "pt"])
+@pytest.mark.parametrize("language", ["pl", "pt-br"])
 def test_every_limit_has_a_rate_and_a_translated_message(language):
     from django.utils import translation
 

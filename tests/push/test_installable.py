@@ -106,8 +106,8 @@ def test_the_offline_page_speaks_the_members_language(alice):
     client.force_login(alice)
     english = client.get("/offline/").content.decode()
     assert "You are offline — your games will be here when you are back." in english
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "pt"
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "pt-br"
     portuguese = client.get("/offline/")
-    assert portuguese["Content-Language"] == "pt"
+    assert portuguese["Content-Language"] == "pt-br"
     text = portuguese.content.decode()
     assert "Você está off-line — seus jogos estarão aqui quando você voltar." in text

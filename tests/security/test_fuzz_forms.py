@@ -213,7 +213,7 @@ def test_the_profile_form_never_fails_and_refusals_change_nothing(alice):
         {
             "display_name": st.just("Alice") | form_text,
             "email": st.just("alice@example.org") | form_text,
-            "language": st.sampled_from(["en", "pl", "pt"]) | form_text,
+            "language": st.sampled_from(["en", "pl", "pt-br"]) | form_text,
             "time_zone": st.sampled_from(["UTC", "Europe/Warsaw"]) | form_text,
         },
         optional={

@@ -141,12 +141,12 @@ def test_it_says_when_the_password_is_wrong(client, alice):
 
 
 def test_it_switches_to_the_members_language_at_log_in(client, alice):
-    alice.player.language = "pt"
+    alice.player.language = "pt-br"
     alice.player.save()
 
     response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
 
-    assert response.cookies["django_language"].value == "pt"
+    assert response.cookies["django_language"].value == "pt-br"
 
 
 def test_it_follows_next_after_log_in(client, alice):

@@ -230,9 +230,9 @@ def test_lifecycle_refusals(db):
 
 def test_clone_copies_translations(db):
     v1 = napad_ruleset()
-    RulesText.objects.update_or_create(ruleset=v1, language="pt", defaults={"text": "Regras"})
+    RulesText.objects.update_or_create(ruleset=v1, language="pt-br", defaults={"text": "Regras"})
     clone = ruleset_clone(ruleset=v1, user=None)
-    assert clone.texts.get(language="pt").text == "Regras"
+    assert clone.texts.get(language="pt-br").text == "Regras"
 
 
 def test_diff_lists_changed_settings_by_path_and_the_rules_text(db):

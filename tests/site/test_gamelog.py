@@ -122,7 +122,7 @@ def test_plurals_in_every_language(count, english, polish, portuguese):
         "plural": "%(name)s draws %(count)s cards.",
         "args": {"name": "Doc", "seat": 0, "count": count},
     }
-    for language, expected in (("en", english), ("pl", polish), ("pt", portuguese)):
+    for language, expected in (("en", english), ("pl", polish), ("pt-br", portuguese)):
         with translation.override(language):
             assert event_text(event, NAMES, kind="colt").endswith(expected)
 
@@ -164,7 +164,7 @@ def test_places_on_the_train_are_said_as_each_sentence_needs_them():
     assert event_text(move, NAMES, kind="colt") == "Alice (Doc) moves onto the roof of car E."
     with translation.override("pl"):
         assert event_text(move, NAMES, kind="colt") == "Alice (Doc) przechodzi na dach wagonu E."
-    with translation.override("pt"):
+    with translation.override("pt-br"):
         assert event_text(move, NAMES, kind="colt") == (
             "Alice (Doc) se move para o teto do vagão E."
         )
@@ -199,7 +199,7 @@ def test_a_refusal_from_an_engine_reads_in_the_players_language():
         engine.apply(state, seat, {"type": "play", "card": "bullet:1", "face_down": False})
     except Exception as error:  # noqa: BLE001
         refusal = error
-    with translation.override("pt"):
+    with translation.override("pt-br"):
         from games.text.wording import error_text
 
         assert error_text(refusal) == "As Cartas de Bala não podem ser baixadas."
@@ -247,7 +247,7 @@ def test_a_log_read_again_says_what_a_first_reading_says_for_every_reader(saved)
     namings = {"members": NAMES, "renamed": {**NAMES, 1: "Bot (hard)"}}
     readings = [
         (language, seat, naming, everything)
-        for language in ("en", "pl", "pt")
+        for language in ("en", "pl", "pt-br")
         for seat in (0, 1, None)
         for naming in namings
         for everything in (False, True)

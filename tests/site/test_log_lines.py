@@ -295,7 +295,7 @@ def test_a_cached_line_follows_the_language_the_icons_and_the_page():
     """A line rendered before (its fragment is cached by what it shows) is rendered again
     in another reader's language, with another sprite URL, on the whole log or the replay."""
     entries = [{**ENTRIES[0], "seq": 77, "when": None}]
-    for language in ("en", "pl", "pt", "en"):
+    for language in ("en", "pl", "pt-br", "en"):
         for sprite in ("a.svg", "b.svg?v=2&x"):
             for flags in ({}, {"log_replay": True}, {"log_times": True}):
                 with translation.override(language):

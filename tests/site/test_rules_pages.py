@@ -149,7 +149,7 @@ def test_the_default_rulesets_come_with_their_rules_in_polish_and_portuguese(db)
     assert polish.context["text_language"] == "pl"
     assert "Podział łupów" in polish.content.decode()
     portuguese = Client(HTTP_ACCEPT_LANGUAGE="pt").get(_detail_url(ruleset))
-    assert portuguese.context["text_language"] == "pt"
+    assert portuguese.context["text_language"] == "pt-br"
     assert "Divisão do saque" in portuguese.content.decode()
     # Installing again never replaces a text an organiser corrected.
     RulesText.objects.filter(ruleset=ruleset, language="pl").update(text="Poprawione")

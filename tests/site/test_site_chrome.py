@@ -56,7 +56,11 @@ def test_each_page_marks_its_own_menu_entry_in_the_readers_language(alice_client
 @pytest.mark.django_db
 def test_the_readers_language_button_is_the_pressed_one(alice_client, client):
     for reader in (alice_client, client, alice_client):
-        for language, name in (("en", "English"), ("pl", "Polski"), ("pt", "Português")):
+        for language, name in (
+            ("en", "English"),
+            ("pl", "Polski"),
+            ("pt-br", "Português Brasileiro"),
+        ):
             html = _page(reader, reverse("home"), language)
             assert f'<html lang="{language}"' in html
             pressed = re.findall(PRESSED, html)

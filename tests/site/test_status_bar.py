@@ -146,7 +146,7 @@ def test_the_words_are_translated(alice, bob):
     """Polish and Portuguese readers read no English on the bar."""
     game = game_with_seats(napad_game(alice, bob).pk)
     position = game.to_move[0]
-    for language in ("pl", "pt"):
+    for language in ("pl", "pt-br"):
         with translation.override(language):
             context = game_context(game, position=position)
             context["status"] = {"tone": "turn", "text": "", "deadline": DEADLINE}

@@ -334,7 +334,7 @@ def test_a_time_machine_ruleset_starts_with_the_time_machine_on(alice):
     [
         ("en", "in 5 h", "3 h ago"),
         ("pl", "za 5 godz.", "3 godz. temu"),
-        ("pt", "daqui a 5 h", "há 3 h"),
+        ("pt-br", "daqui a 5 h", "há 3 h"),
     ],
 )
 def test_times_read_as_people_say_them_in_each_language(language, soon, ago):

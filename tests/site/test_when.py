@@ -86,14 +86,14 @@ EXPECTED = {
         "1 sierpnia 2025, 14:36",
         "1 stycznia 2027, 06:05",
     ),
-    ("pt", "America/Sao_Paulo"): (
+    ("pt-br", "America/Sao_Paulo"): (
         "qui, 3 de dez, 14:00",
         "qua, 23 de dez, 09:00",
         "dom, 29 de nov, 20:30",
         "1 de ago de 2025, 14:36",
         "1 de jan de 2027, 06:05",
     ),
-    ("pt", "Europe/Warsaw"): (
+    ("pt-br", "Europe/Warsaw"): (
         "qui, 3 de dez, 18:00",
         "qua, 23 de dez, 13:00",
         "seg, 30 de nov, 00:30",
@@ -101,9 +101,13 @@ EXPECTED = {
         "1 de jan de 2027, 10:05",
     ),
 }
-SOON = {"en": "in 5 h", "pl": "za 5 godz.", "pt": "daqui a 5 h"}
-SOON_WITH_MINUTES = {"en": "in 2 h 15 min", "pl": "za 2 godz. 15 min", "pt": "daqui a 2 h 15 min"}
-AGO = {"en": "3 h ago", "pl": "3 godz. temu", "pt": "há 3 h"}
+SOON = {"en": "in 5 h", "pl": "za 5 godz.", "pt-br": "daqui a 5 h"}
+SOON_WITH_MINUTES = {
+    "en": "in 2 h 15 min",
+    "pl": "za 2 godz. 15 min",
+    "pt-br": "daqui a 2 h 15 min",
+}
+AGO = {"en": "3 h ago", "pl": "3 godz. temu", "pt-br": "há 3 h"}
 
 
 @pytest.mark.parametrize(("language", "zone"), list(EXPECTED))
@@ -189,7 +193,7 @@ def test_the_filters_read_the_same_in_a_template_and_say_nothing_for_no_date(at_
     [
         ("en", {"now": "now", "h": "in %(hours)s h", "over": "time is up"}),
         ("pl", {"now": "teraz", "h": "za %(hours)s godz.", "over": "czas minął"}),
-        ("pt", {"now": "agora", "h": "daqui a %(hours)s h", "over": "o tempo acabou"}),
+        ("pt-br", {"now": "agora", "h": "daqui a %(hours)s h", "over": "o tempo acabou"}),
     ],
 )
 def test_the_pages_countdown_gets_the_same_words(language, words):
