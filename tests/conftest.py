@@ -1,7 +1,7 @@
 """Shared fixtures: the club's personas.
 
 alice and bob are members (each with a Player); charlie is a member too, for "someone else".
-All of them log in with ``PASSWORD``.
+All of them log in with ``tests.personakit.PASSWORD``.
 """
 
 from __future__ import annotations
@@ -16,9 +16,7 @@ from django.utils import translation
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
-from games.services.accounts import user_sign_up
-
-PASSWORD = "train-robbery-42"  # noqa: S105 (a test password)
+from tests.personakit import member
 
 # --- Hypothesis ---------------------------------------------------------------------------------
 # No deadline anywhere: the machine is shared and busy, and a slow example is not a wrong one.
@@ -36,16 +34,6 @@ hypothesis_settings.register_profile(
 )
 hypothesis_settings.register_profile("dev", deadline=None)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
-
-
-def _member(username: str, display_name: str, *, language: str = "en"):
-    return user_sign_up(
-        username=username,
-        email=f"{username}@example.org",
-        password=PASSWORD,
-        display_name=display_name,
-        language=language,
-    )
 
 
 @pytest.fixture(autouse=True)
@@ -77,17 +65,17 @@ def eager_celery():
 
 @pytest.fixture
 def alice(db):
-    return _member("alice", "Alice")
+    return member("alice")
 
 
 @pytest.fixture
 def bob(db):
-    return _member("bob", "Bob")
+    return member("bob")
 
 
 @pytest.fixture
 def charlie(db):
-    return _member("charlie", "Charlie")
+    return member("charlie")
 
 
 @pytest.fixture

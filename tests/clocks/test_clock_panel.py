@@ -14,7 +14,6 @@ from django.template import Context, Template
 from django.template.defaultfilters import date
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
-from markup import parse
 
 from games.models import Game, Player
 from games.selectors.tables import game_with_seats
@@ -23,6 +22,7 @@ from games.services.clocks import players_on_leave
 from games.services.clocks.leave import leave_declare, player_today
 from games.services.notifications import table_notice_post, table_notices
 from games.table.rendering import game_context
+from tests.markupkit import parse
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +67,7 @@ def test_the_panel_shows_who_is_on_leave_and_the_tables_notices(alice, bob, char
     with translation.override(language):
         when = Template("{% load when_tags %}{{ w|when }}")
         shown = [
-            f"{parse(when.render(Context({'w': n['when']}))).text()} {n['text']}"
+            f"{parse(when.render(Context({'w': n['when']}))).text} {n['text']}"
             for n in table_notices(game, limit=PANEL_NOTICES)
         ]
         assert any(line.endswith(NOTICE) for line in shown)  # the table's own, and the leaves'
@@ -83,14 +83,14 @@ def test_the_panel_shows_who_is_on_leave_and_the_tables_notices(alice, bob, char
             panel = _panel(game, position)
             leave = panel.find("ul", cls="clock-panel__leave")
             assert leave.attrs["aria-label"] == gettext("Players on leave")
-            lines = {line.text(): line for line in leave.find_all("li")}
+            lines = {line.text: line for line in leave.find_all("li")}
             assert set(lines) == {f"{away(bob)} {ODD}", away(charlie)}
             # The reason, as bob wrote it, is set apart; charlie gave none.
-            assert lines[f"{away(bob)} {ODD}"].find("em").text() == ODD
+            assert lines[f"{away(bob)} {ODD}"].find("em").text == ODD
             assert lines[away(charlie)].find_all("em") == []
             notices = panel.find("ul", cls="clock-panel__notices")
             assert notices.attrs["aria-label"] == gettext("Table notices")
-            assert [li.text() for li in notices.find_all("li")] == shown
+            assert [li.text for li in notices.find_all("li")] == shown
             # Names, reasons and notices are text, never markup.
             assert panel.find_all("b") == [] and panel.find_all("moved") == []
 
@@ -126,8 +126,8 @@ def test_the_button_gives_the_member_to_move_more_time(alice, bob, charlie, lang
                 ]
                 assert tokens == ([TOKEN] if csrf else [])
                 button = form.find("button", cls="button--quiet")
-                assert button.text() == gettext("Give %(name)s 24 more hours") % {"name": ODD}
-                assert form.find("small").text() == gettext(
+                assert button.text == gettext("Give %(name)s 24 more hours") % {"name": ODD}
+                assert form.find("small").text == gettext(
                     "Each player can be given more time once per game."
                 )
                 assert form.find_all("b") == []
@@ -167,10 +167,8 @@ def test_a_colt_member_sees_the_standing_orders_of_their_own_cards(alice, bob, c
                 continue
             (orders,) = details
             cards = mine[position]
-            assert orders.find("h2", id="standing-orders-title").text() == gettext(
-                "Standing orders"
-            )
-            assert orders.find("summary").find("span", cls="muted").text() == ngettext(
+            assert orders.find("h2", id="standing-orders-title").text == gettext("Standing orders")
+            assert orders.find("summary").find("span", cls="muted").text == ngettext(
                 "%(cards)s card of yours on the pile", "%(cards)s cards of yours on the pile", cards
             ) % {"cards": cards}
             forms = orders.find("ol", cls="standing-orders__list").find_all("form")
@@ -232,7 +230,7 @@ async def test_a_moves_push_carries_each_members_own_panel(alice, bob, charlie):
         assert 'data-version="1"' in pushed
         panel = parse(pushed).find("div", id="clock-panel")
         notices = panel.find("ul", cls="clock-panel__notices").find_all("li")
-        assert any(li.text().endswith(NOTICE) for li in notices)
+        assert any(li.text.endswith(NOTICE) for li in notices)
         forms = panel.find_all("form", cls="clock-extend")
         if user in (next_mover, charlie):
             assert forms == []

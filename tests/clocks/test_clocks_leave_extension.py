@@ -7,13 +7,13 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 import time_machine
 from clockkit import seat_of, started_game, sweep, user_to_move
-from django.test import Client
 
 from games.models import DeadlineExtension, GameEvent, Leave, ReminderSent, TableNotice
 from games.selectors.tables import game_locked_for_move
 from games.services.clocks import ClockError, deadline_extend, leave_days_used, players_on_leave
 from games.services.clocks.leave import LeaveError, leave_cancel, leave_declare
 from games.services.clocks.leave_time import seat_leave_intervals
+from tests.personakit import client_for
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # a Tuesday, noon UTC
 LIMIT = timedelta(hours=48)
@@ -23,12 +23,6 @@ LIMIT = timedelta(hours=48)
 def game(alice, bob):
     with time_machine.travel(T0, tick=False):
         return started_game(alice, bob, limit=LIMIT)
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_leave_during_a_turn_pauses_its_clock(game, alice, bob, django_capture_on_commit_callbacks):
@@ -204,7 +198,7 @@ def test_a_tablemate_gives_the_slow_player_24_hours_once(
 def test_the_24_hours_button_on_the_game_page(game, alice, bob):
     slow = user_to_move(game, [alice, bob])
     other = bob if slow == alice else alice
-    client = _client(other)
+    client = client_for(other)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "24 more hours" in page
     response = client.post(
@@ -214,4 +208,6 @@ def test_the_24_hours_button_on_the_game_page(game, alice, bob):
     assert "You gave them 24 more hours." in response.content.decode()
     assert "24 more hours</button>" not in client.get(f"/games/{game.pk}/").content.decode()
     # The slow player sees no button for themselves.
-    assert "24 more hours</button>" not in _client(slow).get(f"/games/{game.pk}/").content.decode()
+    assert (
+        "24 more hours</button>" not in client_for(slow).get(f"/games/{game.pk}/").content.decode()
+    )

@@ -358,9 +358,9 @@ def test_the_orders_form_offers_each_card_its_choices_with_the_chosen_one_select
     from django.template.loader import render_to_string
     from django.utils import translation
     from django.utils.translation import gettext, ngettext
-    from markup import parse
 
     from games.services.standing_orders import order_choices
+    from tests.markupkit import parse
 
     bandits = [
         {"seat": 0, "character": "Belle"},
@@ -390,15 +390,15 @@ def test_the_orders_form_offers_each_card_its_choices_with_the_chosen_one_select
                 html = render_to_string("clocks/panel.html#standing_orders", values)
                 details = parse(html).find("details", cls="standing-orders")
                 summary = details.find("summary")
-                assert summary.find("h2", id="standing-orders-title").text() == gettext(
+                assert summary.find("h2", id="standing-orders-title").text == gettext(
                     "Standing orders"
                 )
-                assert summary.find("span", cls="muted").text() == ngettext(
+                assert summary.find("span", cls="muted").text == ngettext(
                     "%(cards)s card of yours on the pile",
                     "%(cards)s cards of yours on the pile",
                     len(some),
                 ) % {"cards": len(some)}
-                assert details.find("p", cls="muted").text() == gettext(
+                assert details.find("p", cls="muted").text == gettext(
                     "Say now how each of your cards should be carried out when it resolves."
                     " If the order is not possible then, you will be asked."
                 )
@@ -417,19 +417,19 @@ def test_the_orders_form_offers_each_card_its_choices_with_the_chosen_one_select
                     # The label names the select (its accessible name) and the card.
                     label = form.find("label")
                     assert label.attrs["for"] == f"order-{index}"
-                    assert label.text() == gettext("Card %(number)s: %(card)s") % {
+                    assert label.text == gettext("Card %(number)s: %(card)s") % {
                         "number": index + 1,
                         "card": order["card_label"],
                     }
                     select = form.find("select", id=f"order-{index}", name="choice")
                     options = select.find_all("option")
                     assert options[0].attrs["value"] == ""
-                    assert options[0].text() == gettext("Ask me when it resolves")
-                    assert [(o.attrs["value"], o.text()) for o in options[1:]] == [
+                    assert options[0].text == gettext("Ask me when it resolves")
+                    assert [(o.attrs["value"], o.text) for o in options[1:]] == [
                         (value, label) for value, label in order["choices"]
                     ]
                     selected = [o.attrs["value"] for o in options if "selected" in o.attrs]
                     assert selected == ([order["chosen"]] if order["chosen"] else [])
-                    assert form.find("button", cls="button--small").text() == gettext("Save")
+                    assert form.find("button", cls="button--small").text == gettext("Save")
                 # Card labels and bandits' names are text, never markup.
                 assert details.find_all("i") == [] and details.find_all("b") == []

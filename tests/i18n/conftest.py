@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 from django.utils import translation
-from i18nkit import member
+
+from tests.personakit import member
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ import re
 import sys
 from dataclasses import dataclass, field
 from datetime import timedelta
-from html.parser import HTMLParser
 from pathlib import Path
 
 from django.conf import settings
@@ -28,9 +27,10 @@ from django.utils.translation import to_locale
 
 from games.engines import get_engine
 from games.models import Game, Ruleset, Seat
-from games.services.accounts import user_sign_up
 from games.services.play import game_create, game_start, move_play_for_seat, seat_join
 from games.services.rulesets import rulesets_install_defaults
+from tests.markupkit import Element, parse, squash
+from tests.personakit import client_for
 
 # The Colt position helpers of the engine tests (a table with bandits and loot where we want).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engines" / "colt"))
@@ -40,22 +40,12 @@ LOCALE_DIR = Path(settings.BASE_DIR) / "games" / "locale"
 LANGUAGES = ("pl", "pt-br")
 
 
-def member(username: str, display_name: str):
-    return user_sign_up(
-        username=username,
-        email=f"{username}@example.org",
-        password="train-robbery-42",  # noqa: S106 (a test password)
-        display_name=display_name,
-    )
-
-
 def reader(user, language: str) -> Client:
     """A logged-in client whose member reads ``language`` (profile and cookie, as after a
     log-in)."""
     user.player.language = language
     user.player.save(update_fields=["language"])
-    client = Client()
-    client.force_login(user)
+    client = client_for(user)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     return client
 
@@ -124,87 +114,37 @@ _TERMS = re.compile(
     r"(?<![\w-])(" + "|".join(re.escape(term) for term in GAME_TERMS) + r")(?![\w-])",
     re.IGNORECASE,
 )
-_SPACE = re.compile(r"\s+")
 _SAID_ATTRIBUTES = ("title", "aria-label", "alt", "placeholder")
 _SKIPPED = {"script", "style", "code", "template", "noscript"}
-_VOID = {
-    "area",
-    "base",
-    "br",
-    "col",
-    "embed",
-    "hr",
-    "img",
-    "input",
-    "link",
-    "meta",
-    "source",
-    "track",
-    "wbr",
-    "use",
-    "path",
-    "circle",
-    "rect",
-}
-
-
-class _Texts(HTMLParser):
-    def __init__(self, language: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.language = language
-        self.stack: list[tuple[str, bool]] = []  # (tag, skipped)
-        self.texts: list[str] = []
-
-    def _skipping(self) -> bool:
-        return any(skipped for _tag, skipped in self.stack)
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        lang = attrs.get("lang")
-        skipped = tag in _SKIPPED or (
-            lang is not None and lang.split("-")[0] != self.language.split("-")[0]
-        )
-        if not skipped and not self._skipping():
-            for name in _SAID_ATTRIBUTES:
-                if attrs.get(name):
-                    self.texts.append(_squash(attrs[name]))
-            if tag == "input" and attrs.get("type") in ("submit", "button") and attrs.get("value"):
-                self.texts.append(_squash(attrs["value"]))
-        if tag not in _VOID:
-            self.stack.append((tag, skipped))
-
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs)
-        if tag not in _VOID and self.stack and self.stack[-1][0] == tag:
-            self.stack.pop()
-
-    def handle_endtag(self, tag):
-        for index in range(len(self.stack) - 1, -1, -1):
-            if self.stack[index][0] == tag:
-                del self.stack[index:]
-                return
-
-    def handle_data(self, data):
-        if not self._skipping():
-            text = _squash(data)
-            if text:
-                self.texts.append(text)
-
-
-def _squash(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
 
 
 def visible_texts(html: str, language: str) -> list[str]:
-    parser = _Texts(language)
-    parser.feed(html)
-    parser.close()
-    return parser.texts
+    texts: list[str] = []
+
+    def read(element: Element) -> None:
+        for child in element.children:
+            if isinstance(child, str):
+                if text := squash(child):
+                    texts.append(text)
+                continue
+            lang = child.attrs.get("lang")
+            if child.tag in _SKIPPED or (lang is not None and lang.split("-")[0] != language.split("-")[0]):
+                continue
+            for name in _SAID_ATTRIBUTES:
+                if child.attrs.get(name):
+                    texts.append(squash(child.attrs[name]))
+            value = child.attrs.get("value")
+            if child.tag == "input" and child.attrs.get("type") in ("submit", "button") and value:
+                texts.append(squash(value))
+            read(child)
+
+    read(parse(html))
+    return texts
 
 
 def plain_texts(body: str) -> list[str]:
     """An email's lines (plain text)."""
-    return [_squash(line) for line in body.splitlines() if line.strip()]
+    return [squash(line) for line in body.splitlines() if line.strip()]
 
 
 # --- the catalogue ----------------------------------------------------------------------------
@@ -252,12 +192,12 @@ def catalogue(language: str) -> Catalogue:
             continue
         english = [msgid] + ([entry["msgid_plural"]] if "msgid_plural" in entry else [])
         translations = [v for k, v in entry.items() if k.startswith("msgstr")]
-        said.update(_squash(text) for text in translations)
+        said.update(squash(text) for text in translations)
         for text in english:
             if "%(" in text or "{" in text or "<" in text:
                 continue  # a message with placeholders or markup never shows as it is
             if text not in translations:
-                found.untranslated_if_seen[_squash(text)] = translations[0] if translations else ""
+                found.untranslated_if_seen[squash(text)] = translations[0] if translations else ""
     for text in said:
         found.untranslated_if_seen.pop(text, None)
     _CATALOGUES[language] = found

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone, translation
 from django.utils.html import strip_tags
 from django.utils.translation import gettext
-from i18nkit import COLT_TM, LANGUAGES, NAPAD, heuristic, member, play_until, reader, table_started
+from i18nkit import COLT_TM, LANGUAGES, NAPAD, heuristic, play_until, reader, table_started
 from test_pages_translated import Reading
 
 from games.models import Game, GameEvent, League, Notification, ReminderSent, Ruleset
@@ -23,6 +23,7 @@ from games.services.moderation import game_abort
 from games.services.notifications import notification_send, notification_text
 from games.services.play import game_create
 from games.services.rulesets import rulesets_install_defaults
+from tests.personakit import member
 
 pytestmark = pytest.mark.django_db
 

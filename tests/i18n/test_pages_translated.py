@@ -20,7 +20,6 @@ from i18nkit import (
     NAPAD,
     english_leftovers,
     heuristic,
-    member,
     plain_texts,
     play_step,
     play_until,
@@ -33,6 +32,7 @@ from i18nkit import (
 from games.engines import get_engine
 from games.models import Game, GameEvent
 from games.table.rendering import render_game_live
+from tests.personakit import member
 
 pytestmark = pytest.mark.django_db
 

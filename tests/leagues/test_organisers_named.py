@@ -8,41 +8,14 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Fixture, League, Membership, Round, Ruleset, Season, Standing
-from games.services.accounts import user_sign_up
 from games.services.leagues import rounds
-from games.services.organisers import MODERATORS, RULES_EDITORS, organiser_groups_install
 from games.services.rulesets import rulesets_install_defaults
-
-STAFF_ROLES = ("staff_without_group", "moderator", "rules_editor", "superuser")
-
-
-def _member(username: str, *, role: str | None = None):
-    user = user_sign_up(
-        username=username,
-        email=f"{username}@example.org",
-        password="train-robbery-42",  # noqa: S106
-        display_name=username.title(),
-    )
-    if role is not None:
-        organiser_groups_install()
-        user.is_staff = True
-        user.is_superuser = role == "superuser"
-        user.save()
-        groups = {"moderator": [MODERATORS], "rules_editor": [RULES_EDITORS]}.get(role, [])
-        user.groups.add(*Group.objects.filter(name__in=groups))
-    return user
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+from tests.personakit import STAFF_ROLES, client_for, member, staff_member
 
 
 @pytest.fixture
@@ -57,9 +30,9 @@ def league(db):
         min_table_size=3,
         max_table_size=4,
     )
-    olga = _member("olga")
+    olga = member("olga")
     league.organisers.add(olga.player)
-    players = [_member(name) for name in ("pia", "quin", "ray")]
+    players = [member(name) for name in ("pia", "quin", "ray")]
     Membership.objects.bulk_create([Membership(league=league, player=u.player) for u in players])
     season = rounds.season_create(league=league, starts_on=date(2026, 1, 5), rounds=3)
     rounds.season_start(season=season)
@@ -81,8 +54,8 @@ def _result_post(client: Client, league: League, players) -> None:
 
 @pytest.mark.parametrize("role", STAFF_ROLES)
 def test_staff_not_named_on_the_league_cannot_enter_a_club_night_result(league, role):
-    staff = _member("stan", role=role)
-    _result_post(_client(staff), league["league"], league["players"])
+    staff = staff_member("stan", role, signed_up=True)
+    _result_post(client_for(staff), league["league"], league["players"])
     assert not Fixture.objects.filter(face_to_face=True).exists()
     assert not Standing.objects.filter(games__gt=0).exists()
 
@@ -90,20 +63,20 @@ def test_staff_not_named_on_the_league_cannot_enter_a_club_night_result(league, 
 @pytest.mark.parametrize("role", STAFF_ROLES)
 def test_staff_not_named_on_the_league_cannot_confirm_a_pending_result(league, role):
     pia, quin, ray = league["players"]
-    _result_post(_client(pia), league["league"], [pia, quin, ray])
+    _result_post(client_for(pia), league["league"], [pia, quin, ray])
     fixture = Fixture.objects.get(face_to_face=True)
     assert fixture.status == Fixture.Status.PENDING
-    staff = _member("stan", role=role)
+    staff = staff_member("stan", role, signed_up=True)
     confirm = reverse("league_result_confirm", args=[league["league"].slug, fixture.pk])
-    _client(staff).post(confirm)
+    client_for(staff).post(confirm)
     assert Fixture.objects.get(pk=fixture.pk).status == Fixture.Status.PENDING
     assert not Standing.objects.filter(games__gt=0).exists()
 
 
 @pytest.mark.parametrize("role", STAFF_ROLES)
 def test_staff_not_named_on_the_league_cannot_act_as_its_organiser(league, role):
-    staff = _member("stan", role=role)
-    client = _client(staff)
+    staff = staff_member("stan", role, signed_up=True)
+    client = client_for(staff)
     slug = league["league"].slug
     round_ = Round.objects.filter(season=league["season"], status="scheduled").first()
     answers = [
@@ -120,13 +93,13 @@ def test_staff_not_named_on_the_league_cannot_act_as_its_organiser(league, role)
 
 @pytest.mark.parametrize("role", [None, *STAFF_ROLES])
 def test_a_member_named_on_the_league_organises_it_whatever_their_staff_role(league, role):
-    named = _member("nina", role=role)
+    named = member("nina") if role is None else staff_member("nina", role, signed_up=True)
     league["league"].organisers.add(named.player)
-    _result_post(_client(named), league["league"], league["players"])
+    _result_post(client_for(named), league["league"], league["players"])
     # An organiser's entry counts at once.
     assert Fixture.objects.get(face_to_face=True).status == Fixture.Status.FINISHED
     round_ = Round.objects.filter(season=league["season"], status="scheduled").first()
-    client = _client(named)
+    client = client_for(named)
     client.post(reverse("league_round_open", args=[league["league"].slug, round_.pk]))
     assert Round.objects.get(pk=round_.pk).status != "scheduled"
     page = client.get(reverse("league_detail", args=[league["league"].slug])).content.decode()

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from games.models import Player
-from tests.conftest import PASSWORD
+from tests.personakit import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
+from tests.personakit import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

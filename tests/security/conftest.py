@@ -5,23 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
 
 from games.models import Game, League, Ruleset
-from games.services.accounts import user_sign_up
 from games.services.api_tokens import api_token_create
-from games.services.organisers import MODERATORS, organiser_groups_install
 from games.services.play import game_create, game_start, seat_join
 from games.services.rulesets import rulesets_install_defaults
-
-
-def _member(username: str):
-    return user_sign_up(
-        username=username,
-        email=f"{username}@example.org",
-        password="train-robbery-42",  # noqa: S106
-        display_name=username.title(),
-    )
+from tests.personakit import member, staff_member
 
 
 @pytest.fixture
@@ -30,12 +19,8 @@ def world(db):
     ("other_seat"); charlie ("member") has no seat; stella is staff, a moderator. Values
     are ids and slugs for URLs; ``users`` and ``tokens`` (API) are keyed by persona."""
     rulesets_install_defaults()
-    organiser_groups_install()
-    seat, other, member = _member("alice"), _member("bob"), _member("charlie")
-    staff = _member("stella")
-    staff.is_staff = True
-    staff.save()
-    staff.groups.add(Group.objects.get(name=MODERATORS))
+    seat, other, charlie = member("alice"), member("bob"), member("charlie")
+    staff = staff_member("stella", "moderator", signed_up=True)
     ruleset = Ruleset.objects.get(slug="napad-designed-default", version=1)
 
     def table(**options) -> Game:
@@ -52,7 +37,7 @@ def world(db):
     game = table()
     hidden = table(invite_only=True, invitees=[other.player])
     league = League.objects.create(name="Club league", slug="club", kind="napad", ruleset=ruleset)
-    users = {"member": member, "other_seat": other, "seat": seat, "staff": staff}
+    users = {"member": charlie, "other_seat": other, "seat": seat, "staff": staff}
     tokens = {name: api_token_create(user=user, name="matrix")[1] for name, user in users.items()}
     return {
         "users": users,

@@ -17,7 +17,6 @@ import pytest
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.db import models
 from django.test import Client, RequestFactory
 from django.urls import reverse
@@ -34,10 +33,9 @@ from games.models import (
     StandingOrder,
 )
 from games.models.secrets import lookup_touches_secret, models_with_secrets, secret_fields
-from games.services.accounts import user_sign_up
-from games.services.organisers import MODERATORS, RULES_EDITORS, organiser_groups_install
 from games.services.play import game_create, game_start, seat_join
 from games.services.rulesets import rulesets_install_defaults
+from tests.personakit import STAFF_ROLES, client_for, member, staff_member
 
 User = get_user_model()
 
@@ -62,7 +60,6 @@ PUBLIC_ON_PURPOSE = {
     (ApiToken, "prefix"),
 }
 
-ROLES = ("moderator", "rules_editor", "staff_without_group", "superuser")
 FILTER_LOOKUPS = ("{}__startswith=7", "{}__isnull=False", "{}__icontains=a", "{}__gte=0")
 SECRET_PAIRS = sorted(
     ((model, name) for model in models_with_secrets() for name in secret_fields(model)),
@@ -84,19 +81,12 @@ def _registered(app_label: str | None = "games") -> list[type[models.Model]]:
 
 
 def _staff(role: str):
-    organiser_groups_install()
-    user = User.objects.create_user(
-        username=role, password="x", is_staff=True, is_superuser=role == "superuser"
-    )  # noqa: S106
-    groups = {"moderator": [MODERATORS], "rules_editor": [RULES_EDITORS]}.get(role, [])
-    user.groups.add(*Group.objects.filter(name__in=groups))
-    return user
+    """A staff account in ``role``, named after it, with no Player."""
+    return staff_member(role, role)
 
 
 def _client(user) -> Client:
-    client = Client(raise_request_exception=False)
-    client.force_login(user)
-    return client
+    return client_for(user, raise_request_exception=False)
 
 
 @pytest.fixture
@@ -104,15 +94,7 @@ def running_game(db):
     """A running two-seat Napad table (with its log) and a simulation run: every registered
     model that holds a secret has a row."""
     rulesets_install_defaults()
-    alice, bob = (
-        user_sign_up(
-            username=name,
-            email=f"{name}@example.org",
-            password="train-robbery-42",  # noqa: S106
-            display_name=name.title(),
-        )
-        for name in ("alice", "bob")
-    )
+    alice, bob = member("alice"), member("bob")
     ruleset = Ruleset.objects.get(slug="napad-designed-default", version=1)
     game = game_create(creator=alice, ruleset=ruleset, seats=2, turn_time_limit=timedelta(hours=24))
     seat_join(game_id=game.pk, user=bob)
@@ -172,7 +154,7 @@ def test_every_club_admin_and_inline_refuses_secrets():
 # -- filters -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("role", STAFF_ROLES)
 @pytest.mark.parametrize("pair", SECRET_PAIRS, ids=_pair_id)
 def test_a_filter_on_a_secret_field_is_refused(running_game, role, pair):
     model, name = pair
@@ -255,7 +237,7 @@ def test_a_search_finds_nothing_by_the_seed(running_game, role):
 # -- searches, orderings and columns -------------------------------------------------------
 
 
-@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("role", STAFF_ROLES)
 def test_no_list_searches_orders_or_shows_a_secret(running_game, role):
     user = _staff(role)
     request = RequestFactory().get("/admin/")

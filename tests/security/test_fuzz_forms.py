@@ -11,12 +11,12 @@ import json
 import pytest
 from django.apps import apps
 from django.contrib.auth.models import User
-from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engines import get_engine
 from games.models import ChatMessage, Game, Player, Ruleset, Seat
+from tests.personakit import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -44,12 +44,6 @@ def _counts() -> dict[str, int]:
     }
 
 
-def _member_client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def _game_snapshot(game_id: int):
     game = Game.objects.get(pk=game_id)
     return game.version, json.dumps(game.state, sort_keys=True), _counts()
@@ -74,7 +68,7 @@ def running(alice, bob):
 
 
 def test_the_htmx_move_endpoint_never_fails_and_refusals_change_nothing(running, alice, bob):
-    clients = {alice.pk: _member_client(alice), bob.pk: _member_client(bob)}
+    clients = {alice.pk: client_for(alice), bob.pk: client_for(bob)}
     applied = []
 
     # Weighted towards real moves (sampled_from picks evenly), so that some are applied
@@ -153,7 +147,7 @@ def test_the_create_table_form_never_fails_and_refusals_create_nothing(alice):
     from games.services.rulesets import rulesets_install_defaults
 
     rulesets_install_defaults()
-    client = _member_client(alice)
+    client = client_for(alice)
     ruleset_ids = [str(pk) for pk in Ruleset.objects.values_list("pk", flat=True)]
     fields = st.fixed_dictionaries(
         {},
@@ -187,7 +181,7 @@ def test_the_create_table_form_never_fails_and_refusals_create_nothing(alice):
 
 
 def test_chat_never_fails_and_keeps_only_real_messages(running, alice):
-    client = _member_client(alice)
+    client = client_for(alice)
 
     @FUZZ
     @given(text=st.text(max_size=600) | form_text, htmx=st.booleans())
@@ -208,7 +202,7 @@ def test_chat_never_fails_and_keeps_only_real_messages(running, alice):
 
 def test_the_profile_form_never_fails_and_refusals_change_nothing(alice):
     # Fewer examples: each refusal renders the form with every time zone in the world.
-    client = _member_client(alice)
+    client = client_for(alice)
     fields = st.fixed_dictionaries(
         {
             "display_name": st.just("Alice") | form_text,
@@ -258,7 +252,7 @@ def test_a_move_carrying_a_nul_character_is_an_answer_not_a_500(running, alice, 
     action[field] = "pass\x00"
     mover = Seat.objects.get(game=game, position=game.to_move[0]).player.user
     before = _game_snapshot(game.pk)
-    response = _member_client(mover).post(
+    response = client_for(mover).post(
         f"/games/{game.pk}/act", {"action": json.dumps(action), "version": game.version}
     )
     assert response.status_code == 302
@@ -280,5 +274,5 @@ def test_a_move_carrying_a_nul_character_is_an_answer_not_a_500(running, alice, 
 )
 def test_a_nul_character_in_a_url_is_answered_not_a_500(alice, path):
     # On PostgreSQL a NUL reaching a query is a DataError (these were 500s before).
-    response = _member_client(alice).get(path, headers={"Authorization": "Bearer x"})
+    response = client_for(alice).get(path, headers={"Authorization": "Bearer x"})
     assert response.status_code < 500

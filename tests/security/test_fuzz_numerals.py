@@ -29,6 +29,7 @@ from games.services.notifications import notification_send
 from games.services.play import game_create, game_start, seat_join
 from games.services.rulesets import rulesets_install_defaults
 from games.text.parsing import strict_int
+from tests.personakit import member
 
 pytestmark = pytest.mark.django_db
 
@@ -57,14 +58,7 @@ def test_the_parser_reads_ascii_digits_and_nothing_else():
 
 
 def _member(username: str, **extra):
-    from games.services.accounts import user_sign_up
-
-    user = user_sign_up(
-        username=username,
-        email=f"{username}@example.org",
-        password="train-robbery-42",  # noqa: S106
-        display_name=username.title(),
-    )
+    user = member(username)
     for name, value in extra.items():
         setattr(user, name, value)
     user.save()

@@ -13,6 +13,7 @@ from django.test import Client
 
 from games.engines import get_engine
 from games.models import Game, Seat
+from tests.personakit import client_for
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -23,15 +24,9 @@ def _private(response) -> bool:
     return {"no-store", "private"} <= directives
 
 
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def test_every_page_with_a_members_view_is_kept_out_of_caches(world):
     game_id = world["game_id"]
-    client = _client(world["users"]["seat"])
+    client = client_for(world["users"]["seat"])
     pages = [
         f"/games/{game_id}/",
         f"/games/{game_id}/log",
@@ -61,7 +56,7 @@ def test_an_htmx_move_answer_is_kept_out_of_caches(world):
     action = engine.legal_actions(engine.from_json(game.state), position)[0]
     version = game.version
 
-    response = _client(mover).post(
+    response = client_for(mover).post(
         f"/games/{game.pk}/act", {"action": json.dumps(action), "version": game.version}, **HTMX
     )
 

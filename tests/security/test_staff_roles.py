@@ -12,41 +12,22 @@ from pathlib import Path
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
-from django.contrib.auth.models import Group
 from django.db import connections
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, ModerationAction
-from games.services.accounts import user_sign_up
-from games.services.organisers import MODERATORS, RULES_EDITORS
 from napad_site.asgi import application
+from tests.personakit import STAFF_ROLES, client_for, staff_member
 from tests.socketkit import Socket
 
-STAFF_ROLES = ("staff_without_group", "moderator", "rules_editor", "superuser")
 HTMX = {"HX-Request": "true"}
 
 
 def _staff(role: str):
-    user = user_sign_up(
-        username=role.replace("_", ""),
-        email=f"{role}@example.org",
-        password="train-robbery-42",  # noqa: S106
-        display_name=role.replace("_", " ").title(),
-    )
-    user.is_staff = True
-    user.is_superuser = role == "superuser"
-    user.save()
-    groups = {"moderator": [MODERATORS], "rules_editor": [RULES_EDITORS]}.get(role, [])
-    user.groups.add(*Group.objects.filter(name__in=groups))
-    return user
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+    """A member who is staff in ``role``, named after it."""
+    return staff_member(role.replace("_", ""), role, signed_up=True)
 
 
 def _table_answers(client: Client, game_id: int) -> dict[str, int]:
@@ -94,7 +75,7 @@ SEEN = {"page": 200, "fragment": 200, "log": 200, "watch": 200, "api": 200}
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("role", STAFF_ROLES)
 def test_staff_without_seat_or_invitation_cannot_view_an_invite_only_table(world, role):
-    client = _client(_staff(role))
+    client = client_for(_staff(role))
     hidden = world["hidden_game_id"]
     assert _table_answers(client, hidden) == NOT_SEEN
     assert _socket_answer(client, hidden) == (False, 4403)
@@ -106,7 +87,7 @@ def test_staff_without_seat_or_invitation_cannot_view_an_invite_only_table(world
 @pytest.mark.parametrize("role", ["moderator", "superuser"])
 def test_a_moderator_opening_an_invite_only_table_is_logged_and_then_watches(world, role):
     moderator = _staff(role)
-    client = _client(moderator)
+    client = client_for(moderator)
     hidden = world["hidden_game_id"]
     change_page = client.get(reverse("admin:games_game_change", args=[hidden])).content.decode()
     assert reverse("admin:games_game_moderate", args=[hidden, "view"]) in change_page
@@ -134,7 +115,7 @@ def test_a_moderator_opening_an_invite_only_table_is_logged_and_then_watches(wor
 @pytest.mark.django_db(transaction=True)
 def test_a_moderators_view_ends_with_the_window_and_with_the_role(world):
     moderator = _staff("moderator")
-    client = _client(moderator)
+    client = client_for(moderator)
     hidden = world["hidden_game_id"]
     _open_from_admin(client, hidden)
     assert _table_answers(client, hidden) == SEEN
@@ -146,12 +127,12 @@ def test_a_moderators_view_ends_with_the_window_and_with_the_role(world):
     _open_from_admin(client, hidden, "Looking again")
     assert _table_answers(client, hidden) == SEEN
     moderator.groups.clear()
-    assert _table_answers(_client(moderator), hidden) == NOT_SEEN
+    assert _table_answers(client_for(moderator), hidden) == NOT_SEEN
 
 
 @pytest.mark.parametrize("role", ["staff_without_group", "rules_editor"])
 def test_staff_who_are_not_moderators_cannot_open_a_table_from_the_admin(world, role):
-    client = _client(_staff(role))
+    client = client_for(_staff(role))
     hidden = world["hidden_game_id"]
     assert _open_from_admin(client, hidden).status_code == 403
     assert not ModerationAction.objects.filter(game_id=hidden).exists()
@@ -159,7 +140,7 @@ def test_staff_who_are_not_moderators_cannot_open_a_table_from_the_admin(world, 
 
 
 def test_opening_a_table_needs_a_reason_and_logs_nothing_without_one(world):
-    client = _client(_staff("moderator"))
+    client = client_for(_staff("moderator"))
     hidden = world["hidden_game_id"]
     response = _open_from_admin(client, hidden, reason="   ")
     assert response.status_code == 200  # the form again, with the problem

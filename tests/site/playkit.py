@@ -1,11 +1,10 @@
-"""Helpers for the play tests: the default rulesets, a started Napad table, playing moves."""
+"""Helpers for the play tests: the default rulesets, a started Napad or Colt Express table,
+playing moves."""
 
 from __future__ import annotations
 
 import json
 from datetime import timedelta
-
-from django.test import Client
 
 from games.engines import get_engine
 from games.models import Game, Ruleset
@@ -42,11 +41,17 @@ def napad_game(creator, *others, **kwargs) -> Game:
     return game_start(game_id=game.pk, user=creator)
 
 
-def member_client(user) -> Client:
-    """A test client logged in as ``user``."""
-    client = Client()
-    client.force_login(user)
-    return client
+def colt_game(creator, other, slug: str = "colt-express") -> Game:
+    """A started two-seat Colt Express game of ``creator`` and ``other`` (ruleset ``slug``)."""
+    rulesets_install_defaults()
+    game = game_create(
+        creator=creator,
+        ruleset=Ruleset.objects.get(slug=slug),
+        seats=2,
+        turn_time_limit=timedelta(hours=1),
+    )
+    seat_join(game_id=game.pk, user=other)
+    return game_start(game_id=game.pk, user=creator)
 
 
 def user_to_move(game: Game, users):

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Player
-from tests.conftest import PASSWORD
+from tests.personakit import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

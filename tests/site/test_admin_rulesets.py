@@ -8,7 +8,6 @@ import json
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
-from organiser_kit import client_for, rules_editor
 from playkit import napad_game, napad_ruleset, play_one
 
 from games.engines import ConfigError, get_engine
@@ -24,6 +23,7 @@ from games.services.ruleset_admin import (
     ruleset_update_draft,
 )
 from games.services.rulesets import rulesets_install_defaults
+from tests.personakit import client_for, rules_editor
 
 pytestmark = pytest.mark.django_db
 

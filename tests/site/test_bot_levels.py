@@ -8,12 +8,12 @@ import re
 
 import pytest
 from django.urls import reverse
-from organiser_kit import client_for, moderator, rules_editor
 from playkit import napad_game, napad_ruleset
 
 from games.models import Game, Seat
 from games.services import turns
 from games.services.clocks.deadlines import clock_policy_set
+from tests.personakit import client_for, moderator, rules_editor
 
 pytestmark = pytest.mark.django_db
 

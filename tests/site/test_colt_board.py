@@ -9,105 +9,28 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import UTC, datetime, timedelta
-from html.parser import HTMLParser
+from datetime import UTC, datetime
 
 import pytest
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
+from playkit import colt_game
 
 from games.engines import get_engine
 from games.engines.colt.data import CARD_LABELS, TURN_LABELS
 from games.engines.colt.wording import ROUND_CARD_NAMES
-from games.models import Ruleset
 from games.services import play
-from games.services.rulesets import rulesets_install_defaults
 from games.table.boards import action_key, colt_decorate
+from tests.markupkit import Element, parse
+from tests.personakit import client_for
 
 BOARD = "games/colt/board.html#board"
 HAND = "games/colt/board.html#hand"
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 NAMES = ["Ala", "<b>Bob</b>", 'Ćma & "Co"', "O'Neil"]
 SINCE = datetime(2026, 11, 30, 18, 5, tzinfo=UTC)
-VOID = {"br", "input", "img", "hr", "meta", "link", "circle", "path"}
-
-
-class Node:
-    """An element of the rendered HTML: its tag, attributes, children and text."""
-
-    def __init__(self, tag: str, attrs: dict[str, str | None]) -> None:
-        self.tag, self.attrs, self.children = tag, attrs, []
-        self.parts: list[str | Node] = []
-
-    @property
-    def classes(self) -> list[str]:
-        return (self.attrs.get("class") or "").split()
-
-    def raw_text(self) -> str:
-        return "".join(part if isinstance(part, str) else part.raw_text() for part in self.parts)
-
-    def text(self) -> str:
-        """The element's text as a reader reads it (white space squashed)."""
-        return " ".join(self.raw_text().split())
-
-    def all(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> list[Node]:
-        found = []
-        for child in self.children:
-            if (
-                (tag is None or child.tag == tag)
-                and (cls is None or cls in child.classes)
-                and all(child.attrs.get(name.replace("_", "-")) == v for name, v in attrs.items())
-            ):
-                found.append(child)
-            found.extend(child.all(tag, cls, **attrs))
-        return found
-
-    def one(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> Node:
-        found = self.all(tag, cls, **attrs)
-        assert len(found) == 1, (tag, cls, attrs, len(found))
-        return found[0]
-
-    def kids(self, tag: str) -> list[Node]:
-        return [child for child in self.children if child.tag == tag]
-
-
-class _Tree(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = Node("#root", {})
-        self.stack = [self.root]
-
-    def handle_starttag(self, tag, attrs):
-        node = Node(tag, dict(attrs))
-        self.stack[-1].children.append(node)
-        self.stack[-1].parts.append(node)
-        if tag not in VOID:
-            self.stack.append(node)
-
-    def handle_startendtag(self, tag, attrs):
-        node = Node(tag, dict(attrs))
-        self.stack[-1].children.append(node)
-        self.stack[-1].parts.append(node)
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        assert self.stack[-1].tag == tag, f"</{tag}> closes <{self.stack[-1].tag}>"
-        self.stack.pop()
-
-    def handle_data(self, data):
-        self.stack[-1].parts.append(data)
-
-
-def parse(html: str) -> Node:
-    tree = _Tree()
-    tree.feed(html)
-    tree.close()
-    assert tree.stack == [tree.root], "an element is left open"
-    return tree.root
 
 
 def _boards(time_machine: bool, games: int = 3, players: int = 4):
@@ -139,7 +62,7 @@ def _card_name(card: str) -> str:
     return gettext("Bullet") if card.startswith("bullet:") else gettext(CARD_LABELS[card])
 
 
-def _loot_seen(node: Node) -> dict[str, int]:
+def _loot_seen(node: Element) -> dict[str, int]:
     """The loot tokens directly in a spot or a cell: {kind: count}, their titles checked."""
     titles = {
         "strongbox": gettext("strongbox ($1000)"),
@@ -153,7 +76,7 @@ def _loot_seen(node: Node) -> dict[str, int]:
             continue
         kind = token.classes[1].removeprefix("loot--")
         assert token.attrs["title"] == titles[kind]
-        sign, count = token.text().split()
+        sign, count = token.text.split()
         assert sign == signs[kind]
         seen[kind] = int(count)
     return seen
@@ -163,28 +86,28 @@ def _loot_expected(loot) -> dict[str, int]:
     return {kind: count for kind, count in (loot or {}).items() if count}
 
 
-def _check_bandits(spot: Node, bandits) -> None:
+def _check_bandits(spot: Element, bandits) -> None:
     shown = [node for node in spot.kids("span") if "bandit" in node.classes]
     assert [node.attrs["data-mark"] for node in shown] == [f"bandit-{b['seat']}" for b in bandits]
     for node, bandit in zip(shown, bandits, strict=True):
         assert node.attrs["data-flip"] == f"bandit-{bandit['seat']}"
         assert f"bandit--{bandit['css']}" in node.classes
         assert node.attrs["title"] == f"{bandit['character']} — {bandit['name']}"
-        assert node.one(cls="bandit__initial").attrs["aria-hidden"] == "true"
-        assert node.one(cls="bandit__initial").text() == bandit["character"][:2]
-        assert node.one(cls="bandit__name").text() == bandit["character"]
+        assert node.find(cls="bandit__initial").attrs["aria-hidden"] == "true"
+        assert node.find(cls="bandit__initial").text == bandit["character"][:2]
+        assert node.find(cls="bandit__name").text == bandit["character"]
 
 
-def _check_train(board: Node, view) -> None:
-    train = board.one("ol", cls="colt-train")
+def _check_train(board: Element, view) -> None:
+    train = board.find("ol", cls="colt-train")
     assert train.attrs["aria-label"] == gettext("The train, locomotive first")
     cars = train.kids("li")
     machine = view.get("time_machine")
     if machine:
         tm = cars.pop(0)
         assert "car--time-machine" in tm.classes and tm.attrs["data-mark"] == "spot-tm"
-        assert tm.one(cls="car__label").text() == gettext("Time Machine")
-        spot = tm.one(cls="car__spot--machine")
+        assert tm.find(cls="car__label").text == gettext("Time Machine")
+        spot = tm.find(cls="car__spot--machine")
         assert spot.attrs["aria-label"] == gettext("Time Machine")
         _check_bandits(spot, machine["bandits"])
         assert _loot_seen(spot) == _loot_expected(machine.get("loot"))
@@ -198,12 +121,10 @@ def _check_train(board: Node, view) -> None:
             if car.get("is_locomotive")
             else gettext("Car %(name)s") % {"name": car["name"]}
         )
-        assert node.one(cls="car__label").text() == label
-        cabooses = node.all(cls="car__caboose")
-        assert [c.text() for c in cabooses] == (
-            [gettext("caboose")] if car.get("is_caboose") else []
-        )
-        roof, inside = node.one(cls="car__spot--roof"), node.one(cls="car__spot--inside")
+        assert node.find(cls="car__label").text == label
+        cabooses = node.find_all(cls="car__caboose")
+        assert [c.text for c in cabooses] == ([gettext("caboose")] if car.get("is_caboose") else [])
+        roof, inside = node.find(cls="car__spot--roof"), node.find(cls="car__spot--inside")
         assert roof.attrs["aria-label"] == gettext("roof")
         assert inside.attrs["aria-label"] == gettext("inside")
         for spot, level in ((roof, "roof"), (inside, "inside")):
@@ -216,25 +137,25 @@ def _check_train(board: Node, view) -> None:
             (marshal,) = marshals
             assert marshal.attrs["title"] == gettext("The marshal")
             assert marshal.attrs["data-mark"] == "marshal" == marshal.attrs["data-flip"]
-            assert marshal.text() == f"★ {gettext('Marshal')}"
+            assert marshal.text == f"★ {gettext('Marshal')}"
         else:
             assert marshals == []
-        assert node.one("svg", cls="car__wheels").attrs["aria-hidden"] == "true"
+        assert node.find("svg", cls="car__wheels").attrs["aria-hidden"] == "true"
 
 
-def _check_pile(board: Node, view) -> None:
-    piles = board.all(cls="colt-pile")
+def _check_pile(board: Element, view) -> None:
+    piles = board.find_all(cls="colt-pile")
     if view["phase"] == "over":
         assert piles == []
         return
     (pile,) = piles
     assert pile.attrs["data-mark"] == "pile"
     heading = f"{gettext('Action pile')} ({gettext('first played resolves first')})"
-    assert pile.one("h3").text() == heading
-    cards = pile.all("li", cls="pile__card")
+    assert pile.find("h3").text == heading
+    cards = pile.find_all("li", cls="pile__card")
     assert len(cards) == len(view["pile"])
     if not view["pile"]:
-        assert gettext("No cards played yet this round.") in pile.text()
+        assert gettext("No cards played yet this round.") in pile.text
     for node, card in zip(cards, view["pile"], strict=True):
         assert node.attrs["data-flip"] == f"pile-{card['index']}"
         assert f"bandit-edge--{card['bandit']['css']}" in node.classes
@@ -242,22 +163,22 @@ def _check_pile(board: Node, view) -> None:
         assert ("is-resolving" in node.classes) == bool(card["is_resolving"])
         assert (node.attrs.get("aria-current") == "step") == bool(card["is_resolving"])
         assert ("is-face-down" in node.classes) == bool(card.get("face_down"))
-        owner = node.one("small", cls="pile__owner").text()
+        owner = node.find("small", cls="pile__owner").text
         assert owner == card["bandit"]["character"]
         if card["card"] is None:
             # Another's face-down card: a card back, nothing of its face.
             assert "is-hidden" in node.classes
-            back = node.one(cls="card-back")
+            back = node.find(cls="card-back")
             assert back.attrs["role"] == "img"
             assert back.attrs["aria-label"] == gettext("a face-down card")
-            assert node.text() == f"✦ {owner}"
+            assert node.text == f"✦ {owner}"
         else:
             face = _card_name(card["card"])
             if card.get("face_down"):
                 face += f" ({gettext('face down')})"
-            assert node.text() == f"{face} {owner}"
+            assert node.text == f"{face} {owner}"
     pending = view.get("pending")
-    lines = pile.all("p", cls="pending")
+    lines = pile.find_all("p", cls="pending")
     if not pending:
         assert lines == []
         return
@@ -271,36 +192,36 @@ def _check_pile(board: Node, view) -> None:
         said += ". " + gettext("Waiting for %(name)s to choose.") % {
             "name": pending["bandit"]["name"]
         }
-    assert line.text() == said
+    assert line.text == said
 
 
-def _check_bandits_table(board: Node, view) -> None:
-    table = board.one("table", cls="bandits")
-    heads = [th.text() for th in table.one("thead").all("th")]
+def _check_bandits_table(board: Element, view) -> None:
+    table = board.find("table", cls="bandits")
+    heads = [th.text for th in table.find("thead").find_all("th")]
     assert heads == [
         gettext("Bandit"),
         gettext("Loot"),
         f"{gettext('Bullets left')} / {gettext('received')}",
         f"{gettext('Hand')} / {gettext('Deck')}",
     ]
-    rows = table.one("tbody").kids("tr")
+    rows = table.find("tbody").kids("tr")
     assert len(rows) == len(view["bandits"])
     for row, bandit in zip(rows, view["bandits"], strict=True):
         seat = bandit["seat"]
         assert (row.attrs.get("class") == "is-me") == (seat == view.get("viewer"))
-        head = row.one("th")
+        head = row.find("th")
         assert head.attrs["scope"] == "row"
         chip = head.kids("span")[0]
         assert f"bandit--{bandit['css']}" in chip.classes
-        assert chip.one(cls="bandit__name").text() == bandit["character"]
-        badges = [b.text() for b in head.all(cls="badge")]
+        assert chip.find(cls="bandit__name").text == bandit["character"]
+        badges = [b.text for b in head.find_all(cls="badge")]
         expected = []
         if view["phase"] != "over":
             if seat == view.get("first_player"):
                 expected.append(gettext("first player"))
             if seat in view.get("to_move", ()):
                 expected.append(gettext("to move"))
-        bot = [b.text() for b in head.all(cls="badge--bot")]
+        bot = [b.text for b in head.find_all(cls="badge--bot")]
         if bandit["stand_in_since"]:
             # A bot plays for this member since a date (formatted by the date filters).
             (since,) = bot
@@ -309,26 +230,26 @@ def _check_bandits_table(board: Node, view) -> None:
         else:
             assert bot == []
         assert badges == expected
-        assert head.text().startswith(f"{bandit['character']} {bandit['name']}")
+        assert head.text.startswith(f"{bandit['character']} {bandit['name']}")
         loot, bullets, cards = row.kids("td")
         assert loot.attrs["data-mark"] == f"loot-{seat}"
         assert _loot_seen(loot) == _loot_expected(bandit["loot"])
         if bandit.get("loot_value") is None:
             # Another bandit's purses: their worth is a secret.
-            assert loot.all("small") == []
+            assert loot.find_all("small") == []
         else:
             worth = gettext("worth $%(value)s") % {"value": bandit["loot_value"]}
             if bandit.get("purse_values"):
                 listed = ", ".join(str(value) for value in bandit["purse_values"])
                 worth += f" ({gettext('purses')}: {listed})"
-            assert loot.one("small").text() == worth
+            assert loot.find("small").text == worth
         assert bullets.attrs["data-mark"] == f"bullets-{seat}"
-        assert bullets.text() == f"{bandit['bullets_left']} / {bandit['bullets_received']}"
-        assert cards.text() == f"{bandit['hand_size']} / {bandit['deck_size']}"
+        assert bullets.text == f"{bandit['bullets_left']} / {bandit['bullets_received']}"
+        assert cards.text == f"{bandit['hand_size']} / {bandit['deck_size']}"
 
 
-def _check_meta(board: Node, view) -> None:
-    meta = board.one("p", cls="board__meta").text()
+def _check_meta(board: Element, view) -> None:
+    meta = board.find("p", cls="board__meta").text
     phases = {
         "schemin": "Schemin'",
         "stealin": "Stealin'",
@@ -349,30 +270,30 @@ def _check_meta(board: Node, view) -> None:
         ngettext("%(bullets)s neutral bullet left", "%(bullets)s neutral bullets left", bullets)
         % {"bullets": bullets},
     ]
-    round_cards = board.all(cls="round-card")
+    round_cards = board.find_all(cls="round-card")
     card = view.get("round_card")
     if not card or view["phase"] == "over":
         assert round_cards == []
         return
     (node,) = round_cards
-    assert node.one(cls="round-card__name").text() == gettext(ROUND_CARD_NAMES[card["name"]])
-    turns = node.one("ol", cls="round-card__turns")
+    assert node.find(cls="round-card__name").text == gettext(ROUND_CARD_NAMES[card["name"]])
+    turns = node.find("ol", cls="round-card__turns")
     assert turns.attrs["aria-label"] == gettext("Turns of this round")
     items = turns.kids("li")
-    assert [li.text() for li in items] == [gettext(TURN_LABELS[turn]) for turn in card["turns"]]
+    assert [li.text for li in items] == [gettext(TURN_LABELS[turn]) for turn in card["turns"]]
     current = [i for i, li in enumerate(items) if li.attrs.get("aria-current") == "step"]
     assert current == [i for i in range(len(items)) if i == card["turn_index"]]
     assert [i for i, li in enumerate(items) if "is-current" in li.classes] == current
-    events = node.all(cls="round-card__event")
+    events = node.find_all(cls="round-card__event")
     if card.get("event"):
         (event,) = events
-        assert event.text() == f"{gettext('At the end of the round')}: {gettext(card['event'])}"
+        assert event.text == f"{gettext('At the end of the round')}: {gettext(card['event'])}"
     else:
         assert events == []
 
 
-def _check_hints(board: Node, view) -> None:
-    hints = [p.text() for p in board.kids("div")[0].kids("p") if "hint" in p.classes]
+def _check_hints(board: Element, view) -> None:
+    hints = [p.text for p in board.kids("div")[0].kids("p") if "hint" in p.classes]
     expected = []
     if view.get("hidden_bandits"):
         chips = " ".join(b["character"] for b in view["hidden_bandits"])
@@ -407,14 +328,14 @@ def test_the_board_shows_every_piece_where_the_view_puts_it(language, time_machi
             board = parse(render_to_string(BOARD, {"view": view}))
             (root,) = board.kids("div")
             assert "colt-board" in root.classes
-            scroll = root.one(cls="train-scroll")
+            scroll = root.find(cls="train-scroll")
             assert ("train-scroll--machine" in scroll.classes) == bool(view.get("time_machine"))
             _check_meta(board, view)
             _check_train(board, view)
             _check_hints(board, view)
             _check_pile(board, view)
             _check_bandits_table(board, view)
-            assert board.one(cls="train-legend").text() == gettext(
+            assert board.find(cls="train-legend").text == gettext(
                 "Each car: roof above, inside below."
             )
             seen["phase"].add(view["phase"])
@@ -440,10 +361,10 @@ def test_a_hidden_bandit_and_anothers_face_down_card_never_reach_the_board(time_
             assert f'data-mark="bandit-{bandit["seat"]}"' not in html
             hidden_seen += 1
         board = parse(html)
-        for node, card in zip(board.all("li", cls="pile__card"), view["pile"], strict=True):
+        for node, card in zip(board.find_all("li", cls="pile__card"), view["pile"], strict=True):
             if card["card"] is None:
                 names = {_card_name(c) for c in CARD_LABELS}
-                assert not any(name in node.text() for name in names)
+                assert not any(name in node.text for name in names)
     assert hidden_seen > 0 if time_machine else hidden_seen == 0
 
 
@@ -464,64 +385,64 @@ def test_the_hand_offers_each_card_the_viewer_may_play(language, time_machine):
             hand = parse(render_to_string(HAND, context))
             (root,) = hand.kids("div")
             assert root.classes == ["hand", "hand--colt"]
-            assert root.one("h2").text() == gettext("Your hand")
-            hints = [p.text() for p in root.kids("p") if "hint" in p.classes]
+            assert root.find("h2").text == gettext("Your hand")
+            hints = [p.text for p in root.kids("p") if "hint" in p.classes]
             entries = view.get("hand_cards") or []
             assert hints == (
                 [gettext("Choose a card to play it.")] if view["is_my_turn"] and entries else []
             )
             if not entries:
-                assert gettext("No cards in hand.") in [p.text() for p in root.kids("p")]
-                assert root.all("ul") == []
+                assert gettext("No cards in hand.") in [p.text for p in root.kids("p")]
+                assert root.find_all("ul") == []
             else:
-                cards = root.one("ul", cls="hand__cards")
+                cards = root.find("ul", cls="hand__cards")
                 assert cards.attrs["aria-label"] == gettext("Your cards")
                 for node, entry in zip(cards.kids("li"), entries, strict=True):
                     _check_hand_card(node, entry, context)
                     seen["face_down"] += len(entry["plays"]) == 2
                     seen["idle"] += not entry["plays"]
-            draws = root.all("form", cls="hand__draw")
+            draws = root.find_all("form", cls="hand__draw")
             if view["draw_action"]:
                 (draw,) = draws
                 _check_form(draw, view["draw_action"], context)
-                assert draw.one("button").text() == gettext("Draw cards instead")
-                assert draw.one("button").classes == ["button", "button--quiet", "button--small"]
+                assert draw.find("button").text == gettext("Draw cards instead")
+                assert draw.find("button").classes == ["button", "button--quiet", "button--small"]
                 seen["draw"] += 1
             else:
                 assert draws == []
     assert seen["face_down"] > 10 and seen["draw"] > 0 and seen["idle"] > 0
 
 
-def _check_form(form: Node, action: str, context) -> None:
+def _check_form(form: Element, action: str, context) -> None:
     """A move's form posts the action with the page's version (and CSRF token) to the table."""
     assert form.attrs["method"] == "post"
     assert form.attrs["action"] == form.attrs["hx-post"] == context["act_url"]
     assert form.attrs["hx-target"] == "#game-live" and form.attrs["hx-swap"] == "outerHTML"
-    fields = {node.attrs["name"]: node.attrs["value"] for node in form.all("input")}
+    fields = {node.attrs["name"]: node.attrs["value"] for node in form.find_all("input")}
     expected = {"action": action, "version": str(context["game"]["version"])}
     if "csrf_token" in context:
         expected["csrfmiddlewaretoken"] = context["csrf_token"]
     assert fields == expected
 
 
-def _check_hand_card(node: Node, entry, context) -> None:
+def _check_hand_card(node: Element, entry, context) -> None:
     assert node.attrs["data-flip"] == f"hand-{entry['position']}"
     assert ("action-card--bullet" in node.classes) == entry["is_bullet"]
     assert ("is-playable" in node.classes) == bool(entry["plays"])
     name = _card_name(entry["card"])
     forms = node.kids("form")
     if not entry["plays"]:
-        assert forms == [] and node.one(cls="action-card__name").text() == name
+        assert forms == [] and node.find(cls="action-card__name").text == name
         return
     assert len(forms) == len(entry["plays"])
     for index, (form, play_) in enumerate(zip(forms, entry["plays"], strict=True)):
         _check_form(form, play_["json"], context)
-        assert json.loads(form.one("input", name="action").attrs["value"]) == {
+        assert json.loads(form.find("input", name="action").attrs["value"]) == {
             "card": entry["card"],
             "face_down": play_["face_down"],
             "type": "play",
         }
-        button = form.one("button")
+        button = form.find("button")
         label = (
             gettext("Play %(card)s face down") if play_["face_down"] else gettext("Play %(card)s")
         )
@@ -529,13 +450,13 @@ def _check_hand_card(node: Node, entry, context) -> None:
         if index == 0:
             assert "class" not in form.attrs
             assert button.classes == ["action-card__play"]
-            assert button.one(cls="action-card__name").text() == name
+            assert button.find(cls="action-card__name").text == name
             shown = name + (gettext("face down") if play_["face_down"] else "")
-            assert button.text() == shown
+            assert button.text == shown
         else:
             assert form.classes == ["action-card__also"]
             assert button.classes == ["button", "button--play"]
-            assert button.text() == gettext("face down")
+            assert button.text == gettext("face down")
 
 
 # Cars and a board an organiser's names or an odd state could put on the page.
@@ -587,36 +508,34 @@ def test_odd_values_stay_text(language):
         hand = parse(render_to_string(HAND, _hand_context(ODD_VIEW, 1)))
         # Nothing the data holds became an element.
         for tree in (board, hand):
-            assert not tree.all("b") and not tree.all("i") and not tree.all("card")
-        cars = board.one("ol", cls="colt-train").kids("li")
-        assert cars[1].one(cls="car__spot--roof").attrs["data-mark"] == 'r"0'
-        assert cars[2].one(cls="car__label").text().endswith("<5>")
-        assert cars[1].one(cls="bandit").attrs["title"] == "<i>Belle</i> — A&B"
-        assert board.one(cls="round-card__name").text() == "<card>"
-        assert "<phase>" in board.one(cls="board__meta").text()
-        assert board.one(cls="pending").text().startswith(f"{gettext('Resolving')}: <b>N</b> (&)")
-        assert (
-            "<b>me</b>" in board.one("tbody").text() and "<250>, 300" in board.one("tbody").text()
-        )
-        assert board.one(cls="pile__card").classes[1] == 'bandit-edge--"'
-        forms = hand.all("form")
-        assert forms[0].one("input", name="action").attrs["value"] == '{"a": "<b>"}'
-        assert forms[1].one("input", name="action").attrs["value"] == "'x'"
-        assert forms[2].one("input", name="action").attrs["value"] == '{"type": "<draw>"}'
-        assert hand.one("li").attrs["data-flip"] == "hand-<p>"
+            assert not tree.find_all("b") and not tree.find_all("i") and not tree.find_all("card")
+        cars = board.find("ol", cls="colt-train").kids("li")
+        assert cars[1].find(cls="car__spot--roof").attrs["data-mark"] == 'r"0'
+        assert cars[2].find(cls="car__label").text.endswith("<5>")
+        assert cars[1].find(cls="bandit").attrs["title"] == "<i>Belle</i> — A&B"
+        assert board.find(cls="round-card__name").text == "<card>"
+        assert "<phase>" in board.find(cls="board__meta").text
+        assert board.find(cls="pending").text.startswith(f"{gettext('Resolving')}: <b>N</b> (&)")
+        assert "<b>me</b>" in board.find("tbody").text and "<250>, 300" in board.find("tbody").text
+        assert board.find(cls="pile__card").classes[1] == 'bandit-edge--"'
+        forms = hand.find_all("form")
+        assert forms[0].find("input", name="action").attrs["value"] == '{"a": "<b>"}'
+        assert forms[1].find("input", name="action").attrs["value"] == "'x'"
+        assert forms[2].find("input", name="action").attrs["value"] == '{"type": "<draw>"}'
+        assert hand.find("li").attrs["data-flip"] == "hand-<p>"
 
 
 def test_the_board_speaks_polish():
     with translation.override("pl"):
         html = render_to_string(BOARD, {"view": {**ODD_VIEW, "phase": "schemin"}})
     board = parse(html)
-    cars = board.one("ol", cls="colt-train").kids("li")
-    assert cars[1].one(cls="car__label").text() == "Lokomotywa"
-    assert cars[2].one(cls="car__label").text() == "Wagon <5>"
-    assert cars[2].one(cls="car__caboose").text() == "ostatni wagon"
-    assert cars[1].one(cls="car__spot--roof").attrs["aria-label"] == "dach"
-    assert cars[1].one(cls="car__spot--inside").attrs["aria-label"] == "wnętrze"
-    assert cars[1].one(cls="marshal").text() == "★ Szeryf"
+    cars = board.find("ol", cls="colt-train").kids("li")
+    assert cars[1].find(cls="car__label").text == "Lokomotywa"
+    assert cars[2].find(cls="car__label").text == "Wagon <5>"
+    assert cars[2].find(cls="car__caboose").text == "ostatni wagon"
+    assert cars[1].find(cls="car__spot--roof").attrs["aria-label"] == "dach"
+    assert cars[1].find(cls="car__spot--inside").attrs["aria-label"] == "wnętrze"
+    assert cars[1].find(cls="marshal").text == "★ Szeryf"
     for english in ('"roof"', '"inside"', ">caboose<", '"The marshal"', "strongbox (", "jewel ("):
         assert english not in html
 
@@ -625,15 +544,7 @@ def test_the_board_speaks_polish():
 def test_the_replay_shows_the_live_tables_board(alice, bob):
     """The replay's last step and the live table render the same partials: the same train,
     pile and bandits for the same seat."""
-    rulesets_install_defaults()
-    game = play.game_create(
-        creator=alice,
-        ruleset=Ruleset.objects.get(slug="colt-express-time-machine"),
-        seats=2,
-        turn_time_limit=timedelta(hours=1),
-    )
-    play.seat_join(game_id=game.pk, user=bob)
-    game = play.game_start(game_id=game.pk, user=alice)
+    game = colt_game(alice, bob, "colt-express-time-machine")
     engine = get_engine("colt")
     for _ in range(5):
         mover = game.seats.get(position=game.to_move[0]).player.user
@@ -644,27 +555,26 @@ def test_the_replay_shows_the_live_tables_board(alice, bob):
         )
         assert result.ok, result.message
         game.refresh_from_db()
-    client = Client()
-    client.force_login(alice)
+    client = client_for(alice)
     live = parse(client.get(f"/games/{game.pk}/").content.decode())
     replay = parse(client.get(f"/games/{game.pk}/replay?step={game.version}").content.decode())
     for part in ("colt-train", "bandits"):
-        (shown_live,) = live.all(cls=part)
-        (shown_replay,) = replay.all(cls=part)
+        (shown_live,) = live.find_all(cls=part)
+        (shown_replay,) = replay.find_all(cls=part)
         assert _outline(shown_replay) == _outline(shown_live)
     # The replay's hand is the live hand's cards, without buttons (nothing is played there).
     live_cards = [
-        li.one(cls="action-card__name").text() for li in live.all("li", cls="action-card")
+        li.find(cls="action-card__name").text for li in live.find_all("li", cls="action-card")
     ]
-    replay_hand = replay.one(cls="hand--colt")
-    assert [n.text() for n in replay_hand.all(cls="action-card__name")] == live_cards
-    assert replay_hand.all("form") == []
+    replay_hand = replay.find(cls="hand--colt")
+    assert [n.text for n in replay_hand.find_all(cls="action-card__name")] == live_cards
+    assert replay_hand.find_all("form") == []
 
 
-def _outline(node: Node) -> tuple:
+def _outline(node: Element) -> tuple:
     return (
         node.tag,
         tuple(sorted(node.attrs.items())),
-        node.text(),
-        tuple(_outline(child) for child in node.children),
+        node.text,
+        tuple(_outline(child) for child in node.kids()),
     )

@@ -20,7 +20,7 @@ from games.services.accounts import user_sign_up
 from games.services.play import chat_message_post, move_submit
 from games.table.rendering import render_game_live
 from napad_site.asgi import application
-from tests.conftest import PASSWORD
+from tests.personakit import PASSWORD
 from tests.socketkit import Socket
 
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import importlib
 import json
-from datetime import timedelta
 
 import pytest
 from django.apps import apps
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from playkit import member_client, napad_game, play_one
+from playkit import colt_game, napad_game, play_one
 
-from games.models import Game, GameEvent, Ruleset
+from games.models import Game, GameEvent
 from games.selectors import gamelog, kept_log
 from games.selectors.kept_log import (
     KEPT_EVENTS,
@@ -22,24 +21,11 @@ from games.selectors.kept_log import (
     kept_events_of,
     kept_events_read,
 )
-from games.services import play
-from games.services.rulesets import rulesets_install_defaults
+from tests.personakit import client_for
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def _colt_time_machine_game(alice, bob) -> Game:
-    rulesets_install_defaults()
-    game = play.game_create(
-        creator=alice,
-        ruleset=Ruleset.objects.get(slug="colt-express-time-machine"),
-        seats=2,
-        turn_time_limit=timedelta(hours=1),
-    )
-    play.seat_join(game_id=game.pk, user=bob)
-    return play.game_start(game_id=game.pk, user=alice)
 
 
 def _log_and_announcement(client, game: Game) -> tuple[str, list[str]]:
@@ -62,7 +48,10 @@ def _last_events(game: Game) -> list[GameEvent]:
 @pytest.mark.parametrize("kind", ["napad", "colt"])
 def test_each_viewer_reads_the_same_log_from_the_copy_as_from_the_events(kind, alice, bob, charlie):
     users = [alice, bob]
-    game = napad_game(alice, bob) if kind == "napad" else _colt_time_machine_game(alice, bob)
+    if kind == "napad":
+        game = napad_game(alice, bob)
+    else:
+        game = colt_game(alice, bob, "colt-express-time-machine")
     # Past the copy's length, so it has dropped its first lines.
     for _ in range(KEPT_EVENTS + 5):
         game.refresh_from_db()
@@ -73,7 +62,7 @@ def test_each_viewer_reads_the_same_log_from_the_copy_as_from_the_events(kind, a
     assert game.version > KEPT_EVENTS
     assert game.recent_events == kept_events_of(_last_events(game))
     # Each seat sees its own private lines, the spectator only the public ones.
-    viewers = {user.username: member_client(user) for user in (alice, bob, charlie)}
+    viewers = {user.username: client_for(user) for user in (alice, bob, charlie)}
     from_copy = {}
     for name, client in viewers.items():
         from_copy[name], sql = _log_and_announcement(client, game)
@@ -110,7 +99,7 @@ def test_a_log_read_again_parses_none_of_its_kept_actions(alice, bob, monkeypatc
 
     monkeypatch.setattr(kept_log, "json_parsed", counted)
     _log_memos_clear()
-    client = member_client(alice)
+    client = client_for(alice)
     first, _sql = _log_and_announcement(client, game)
     assert len(parsed) == KEPT_EVENTS
     again, _sql = _log_and_announcement(client, game)
@@ -127,7 +116,7 @@ def test_a_stale_copy_is_never_trusted_and_the_next_move_mends_it(alice, bob):
     copy_before_last_move = game.recent_events
     assert play_one(game, users).ok
     game.refresh_from_db()
-    client = member_client(alice)
+    client = client_for(alice)
     current, sql = _log_and_announcement(client, game)
     assert not _reads_events(sql)
     # A whole copy, but one move behind the game (as if that move's event had been written

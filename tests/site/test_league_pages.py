@@ -8,7 +8,6 @@ from itertools import count
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
@@ -17,6 +16,7 @@ from games.models import Fixture, Game, League, Membership, Ruleset, Season, Sta
 from games.services.accounts import user_sign_up
 from games.services.leagues import results, rounds
 from games.services.rulesets import rulesets_install_defaults
+from tests.personakit import client_for
 
 _names = count(1)
 
@@ -75,12 +75,6 @@ def _grow(league, members: int, rounds_played: int) -> Season:
             )
             results.game_results_record(game.pk)
     return season
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_it_lists_leagues(league, alice_client):
@@ -187,7 +181,7 @@ def test_club_night_result_entered_by_a_player_and_confirmed_by_another(
     dave = _members(1)[0]
     Membership.objects.create(league=league, player=dave.player)
     url = reverse("league_result_new", args=[league.slug])
-    bob_client = _client(bob)
+    bob_client = client_for(bob)
     assert bob_client.get(url).status_code == 200
     response = bob_client.post(
         url,
@@ -207,12 +201,12 @@ def test_club_night_result_entered_by_a_player_and_confirmed_by_another(
     assert response.status_code == 302
     fixture = Fixture.objects.get(face_to_face=True)
     assert fixture.status == Fixture.Status.PENDING
-    page = _client(charlie).get(reverse("league_detail", args=[league.slug])).content.decode()
+    page = client_for(charlie).get(reverse("league_detail", args=[league.slug])).content.decode()
     confirm = reverse("league_result_confirm", args=[league.slug, fixture.pk])
     assert confirm in page
     assert bob_client.post(confirm).status_code == 302
     assert Fixture.objects.get(pk=fixture.pk).status == Fixture.Status.PENDING
-    _client(charlie).post(confirm)
+    client_for(charlie).post(confirm)
     assert Fixture.objects.get(pk=fixture.pk).status == Fixture.Status.FINISHED
     standing = Standing.objects.get(player=bob.player)
     assert standing.points == 4.0 and standing.wins == 1

@@ -13,12 +13,13 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext
-from markupkit import parsed
-from playkit import member_client, napad_game, play_one, play_to_end
+from playkit import napad_game, play_one, play_to_end
 
 from games.engines import get_engine
 from games.models import GameEvent
 from games.selectors.gamelog import log_entries, log_groups, phase_title
+from tests.markupkit import parse
+from tests.personakit import client_for
 
 BOX = "games/_log.html#log_box"
 GROUPS = "games/_log.html#log_groups"
@@ -53,7 +54,7 @@ def _words(item) -> str:
 
 def _rendered_lines(entries: list[dict], **flags) -> list:
     context = {"log_groups": log_groups(entries), "log_sprite": SPRITE, **flags}
-    return parsed(render_to_string(GROUPS, context)).find_all("li")
+    return parse(render_to_string(GROUPS, context)).find_all("li")
 
 
 @pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
@@ -165,7 +166,7 @@ def _box(log: list[dict], game: _Game, position: int | None) -> object:
         "replay_url": "/games/7/replay",
         "log_sprite": SPRITE,
     }
-    return parsed(render_to_string(BOX, context)).find("div", id="log")
+    return parse(render_to_string(BOX, context)).find("div", id="log")
 
 
 @pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
@@ -222,8 +223,8 @@ def test_the_whole_log_and_the_replay_show_the_tables_lines(alice, bob):
     """The same lines, from the same partials: the whole log (oldest first, each action's time)
     and the replay's step (the action that led to it)."""
     game = play_to_end(napad_game(alice, bob), [alice, bob])
-    client = member_client(alice)
-    page = parsed(client.get(f"/games/{game.pk}/log").content.decode())
+    client = client_for(alice)
+    page = parse(client.get(f"/games/{game.pk}/log").content.decode())
     whole = page.find("div", cls="game-log--full")
     lines = whole.find_all("li", cls="log-line")
     assert len(whole.find_all("h2", cls="log-group__title")) > 1
@@ -233,7 +234,7 @@ def test_the_whole_log_and_the_replay_show_the_tables_lines(alice, bob):
     firsts = {seq: li for seq, li in reversed(list(zip(seqs, lines, strict=True)))}
     assert all(li.find("time", cls="log-line__when").attrs["datetime"] for li in firsts.values())
     step = 5
-    replay = parsed(client.get(f"/games/{game.pk}/replay?step={step}").content.decode())
+    replay = parse(client.get(f"/games/{game.pk}/replay?step={step}").content.decode())
     events = replay.find("div", cls="replay__events")
     shown = events.find_all("li", cls="log-line")
     assert shown and all("replay__event" in li.classes for li in shown)
@@ -250,9 +251,9 @@ def test_the_tables_box_is_the_same_on_the_page_and_in_a_move_answer(alice, bob)
     game = napad_game(alice, bob)
     for _ in range(5):
         play_one(game, [alice, bob])
-    client = member_client(alice)
-    page = parsed(client.get(f"/games/{game.pk}/").content.decode())
-    fragment = parsed(client.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true").content.decode())
+    client = client_for(alice)
+    page = parse(client.get(f"/games/{game.pk}/").content.decode())
+    fragment = parse(client.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true").content.decode())
     boxes = [root.find("div", id="game-log-box").find("div", id="log") for root in (page, fragment)]
     assert boxes[0].text == boxes[1].text
     game.refresh_from_db()
@@ -302,7 +303,7 @@ def test_a_cached_line_follows_the_language_the_icons_and_the_page():
                     context = {"log_groups": log_groups(entries), "log_sprite": sprite}
                     html = render_to_string(GROUPS, {**context, **flags})
                     note = f"({gettext('out of time')})"
-                first, _second = parsed(html).find_all("li")
+                first, _second = parse(html).find_all("li")
                 assert first.find("em", cls="log-line__clock").text == note
                 assert first.find("use").attrs["href"] == f"{sprite}#log-play"
                 assert ("replay__event" in first.classes) is bool(flags.get("log_replay"))

@@ -10,7 +10,6 @@ import pytest
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 from django.utils import timezone
-from organiser_kit import client_for, moderator
 from playkit import napad_game, napad_table, play_one
 
 from games.engines import get_engine
@@ -19,6 +18,7 @@ from games.selectors.tables import table_access
 from games.services import moderation
 from games.services.moderation import ModerationError
 from games.services.play import move_submit
+from tests.personakit import client_for, moderator
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 from django.template import Context, Template
-from markupkit import parsed
+
+from tests.markupkit import parse
 
 INCLUDED = (
     '{% load i18n %}{% include "games/_act_form.html" with action_json=json label=label'
@@ -42,7 +43,7 @@ def test_a_move_button_posts_its_action_and_the_pages_version(button, token, gam
     if token is not None:
         context["csrf_token"] = token
     html = Template(INCLUDED).render(Context(context))
-    form = parsed(html).find("form")
+    form = parse(html).find("form")
     assert form.attrs["method"] == "post"
     assert form.attrs["action"] == form.attrs["hx-post"] == ACT_URL
     assert form.attrs["hx-target"] == "#game-live"

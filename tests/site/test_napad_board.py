@@ -8,9 +8,7 @@ games (each seat's view and a spectator's)."""
 from __future__ import annotations
 
 import random
-import re
 from datetime import UTC, datetime
-from html.parser import HTMLParser
 
 import pytest
 from django.conf import settings
@@ -22,6 +20,7 @@ from games.engines import get_engine
 from games.table.boards import DECORATORS, action_key
 from games.templatetags.board_labels import cargo_name, gang_name, phase_name
 from games.templatetags.when_tags import on_date
+from tests.markupkit import Element, parse, squash
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 BOARD = "games/napad/board.html#board"
@@ -31,83 +30,6 @@ NAMES = ["Ala", "<b>Bob</b>", 'Ćma & "Co"', "O'Neil"]
 SINCE = datetime(2026, 11, 30, 18, 5, tzinfo=UTC)
 ACT_URL = "/games/7/act/?a&b"
 TOKEN = "t0k3n<&>"
-
-
-# -- the HTML as a tree ----------------------------------------------------------------------
-
-VOID = {"input", "br", "img", "meta", "link", "hr", "rect", "circle", "use"}
-
-
-class Element:
-    def __init__(self, tag: str, attrs: dict[str, str | None]):
-        self.tag, self.attrs, self.children = tag, attrs, []
-
-    @property
-    def classes(self) -> list[str]:
-        return (self.attrs.get("class") or "").split()
-
-    def text(self) -> str:
-        """The text a reader sees, its whitespace collapsed."""
-        parts = [c if isinstance(c, str) else c.text() for c in self.children]
-        return re.sub(r"\s+", " ", "".join(parts)).strip()
-
-    def iter(self):
-        for child in self.children:
-            if isinstance(child, Element):
-                yield child
-                yield from child.iter()
-
-    def all(self, tag: str | None = None, cls: str | None = None) -> list[Element]:
-        return [
-            e
-            for e in self.iter()
-            if (tag is None or e.tag == tag) and (cls is None or cls in e.classes)
-        ]
-
-    def one(self, tag: str | None = None, cls: str | None = None) -> Element:
-        found = self.all(tag, cls)
-        assert len(found) == 1, (tag, cls, len(found))
-        return found[0]
-
-    def kids(self, tag: str | None = None) -> list[Element]:
-        return [c for c in self.children if isinstance(c, Element) and tag in (None, c.tag)]
-
-
-class _Builder(HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.root = Element("root", {})
-        self.stack = [self.root]
-
-    def handle_starttag(self, tag, attrs):
-        element = Element(tag, dict(attrs))
-        self.stack[-1].children.append(element)
-        if tag not in VOID:
-            self.stack.append(element)
-
-    def handle_startendtag(self, tag, attrs):
-        self.stack[-1].children.append(Element(tag, dict(attrs)))
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        assert self.stack[-1].tag == tag, f"</{tag}> closes <{self.stack[-1].tag}>"
-        self.stack.pop()
-
-    def handle_data(self, data):
-        self.stack[-1].children.append(data)
-
-
-def parse(html: str) -> Element:
-    builder = _Builder()
-    builder.feed(html)
-    builder.close()
-    assert builder.stack == [builder.root], "an element is left open"
-    return builder.root
-
-
-def squash(text: str) -> str:
-    return re.sub(r"\s+", " ", str(text)).strip()
 
 
 # -- boards of played games ------------------------------------------------------------------
@@ -160,10 +82,10 @@ def _check_played_card(element: Element, card: dict, seat: int) -> None:
     for drawn, half in zip(halves, card["halves"]):
         down = [] if half["colour"] == card["colour"] else ["is-down"]
         assert drawn.classes == ["gang-card__half", f"gang-card__half--{half['colour']}", *down]
-        assert drawn.one("span", "gang-card__value").text() == str(half["value"])
-        bullets = drawn.all("span", "gang-card__bullets")
+        assert drawn.find("span", cls="gang-card__value").text == str(half["value"])
+        bullets = drawn.find_all("span", cls="gang-card__bullets")
         if half.get("bullets"):
-            assert bullets[0].text() == f"• {half['bullets']}"
+            assert bullets[0].text == f"• {half['bullets']}"
             assert bullets[0].attrs["aria-hidden"] == "true"
         else:
             assert bullets == []
@@ -177,10 +99,10 @@ def _check_seat(element: Element, seat: dict, over: bool) -> None:
     expected += ["is-me"] if seat["is_viewer"] else []
     expected += ["has-passed"] if seat["passed"] and not over else []
     assert element.classes == expected
-    heading = element.one("h3", "napad-seat__name")
+    heading = element.find("h3", cls="napad-seat__name")
     assert heading.children[0].strip() == seat["name"]
-    assert heading.one("small", "gang").text() == gang_name(seat["gang"])
-    badges = {b.classes[1]: b for b in heading.all("span", "badge")}
+    assert heading.find("small", cls="gang").text == gang_name(seat["gang"])
+    badges = {b.classes[1]: b for b in heading.find_all("span", cls="badge")}
     shown = {
         "badge--marker": seat["is_marker"] and not over,
         "badge--turn": seat["is_turn"] and not over,
@@ -190,18 +112,18 @@ def _check_seat(element: Element, seat: dict, over: bool) -> None:
     assert set(badges) == {badge for badge, on in shown.items() if on}
     if "badge--marker" in badges:
         assert badges["badge--marker"].attrs["title"] == gettext("Starting player marker")
-        assert badges["badge--marker"].text() == f"★ {gettext('marker')}"
+        assert badges["badge--marker"].text == f"★ {gettext('marker')}"
     if "badge--turn" in badges:
-        assert badges["badge--turn"].text() == gettext("to move")
+        assert badges["badge--turn"].text == gettext("to move")
     if "badge--passed" in badges:
-        assert badges["badge--passed"].text() == gettext("passed")
+        assert badges["badge--passed"].text == gettext("passed")
     if "badge--bot" in badges:
         # The moment as the site's dates show it (a <time> element, games/templatetags/when_tags).
         moment = parse(on_date(seat["stand_in_since"]))
-        since = gettext("since %(since)s") % {"since": moment.text()}
-        assert badges["badge--bot"].text() == squash(f"{gettext('bot')} · {since}")
-        assert badges["badge--bot"].one("time").attrs == moment.one("time").attrs
-    counts = element.one("p", "napad-seat__counts")
+        since = gettext("since %(since)s") % {"since": moment.text}
+        assert badges["badge--bot"].text == squash(f"{gettext('bot')} · {since}")
+        assert badges["badge--bot"].find("time").attrs == moment.find("time").attrs
+    counts = element.find("p", cls="napad-seat__counts")
     assert counts.attrs["data-mark"] == f"captured-{number}"
     words = [
         ngettext("%(cards)s card in hand", "%(cards)s cards in hand", seat["hand_size"])
@@ -213,26 +135,29 @@ def _check_seat(element: Element, seat: dict, over: bool) -> None:
     ]
     by_colour = [(c, n) for c, n in seat["captured_by_colour"].items() if n]
     tail = f" ({''.join(str(n) for _c, n in by_colour)})" if seat["captured_count"] else ""
-    assert counts.text() == squash(" · ".join(words) + tail)
-    dots = [(s.one("span", "dot").classes[1], s.text()) for s in counts.all("span", "by-colour")]
+    assert counts.text == squash(" · ".join(words) + tail)
+    dots = [
+        (s.find("span", cls="dot").classes[1], s.text)
+        for s in counts.find_all("span", cls="by-colour")
+    ]
     assert dots == [(f"dot--{c}", str(n)) for c, n in by_colour]
-    loot = element.all("p", "napad-seat__loot")
+    loot = element.find_all("p", cls="napad-seat__loot")
     if seat["captured"]:
         whose = gettext("Your wagons") if seat["is_viewer"] else gettext("Wagons")
         assert loot[0].children[0].strip() == f"{whose}:"
-        chips = [(c.classes, c.attrs["data-flip"], c.text()) for c in loot[0].all("span")]
+        chips = [(c.classes, c.attrs["data-flip"], c.text) for c in loot[0].find_all("span")]
         assert chips == [
             (["chip", f"chip--{w['colour']}"], f"wagon-{w['id']}", str(w["value"]))
             for w in seat["captured"]
         ]
     else:
         assert loot == []
-    groups = element.all("div", "played__group")
+    groups = element.find_all("div", cls="played__group")
     assert len(groups) == len(seat["played_by_colour"])
     for drawn, group in zip(groups, seat["played_by_colour"]):
         assert drawn.classes == ["played__group", f"played__group--{group['colour']}"]
         assert drawn.attrs["data-mark"] == f"played-{number}-{group['colour']}"
-        assert drawn.one("span", "played__total").text() == (
+        assert drawn.find("span", cls="played__total").text == (
             f"{cargo_name(group['cargo'])}: {group['total']}"
         )
         cards = drawn.kids("div")
@@ -240,7 +165,7 @@ def _check_seat(element: Element, seat: dict, over: bool) -> None:
         for card_element, card in zip(cards, group["cards"]):
             _check_played_card(card_element, card, number)
     if not seat["played_by_colour"]:
-        assert element.all("div", "played") == []
+        assert element.find_all("div", cls="played") == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -250,11 +175,11 @@ def test_each_seat_shows_its_gang_badges_counts_loot_and_played_cards(language):
     with translation.override(language):
         for view in _boards():
             board = parse(render_to_string(BOARD, {"view": view}))
-            seats = board.one("ul", "napad-seats").kids("li")
+            seats = board.find("ul", cls="napad-seats").kids("li")
             assert len(seats) == len(view["seats"])
             for element, seat in zip(seats, view["seats"]):
                 _check_seat(element, seat, view["over"])
-                badges.update(b.classes[1] for b in element.all("span", "badge"))
+                badges.update(b.classes[1] for b in element.find_all("span", cls="badge"))
             boards += 1
     assert boards > 300
     assert badges == {"badge--marker", "badge--turn", "badge--passed", "badge--bot"}
@@ -299,7 +224,7 @@ def test_member_names_are_shown_as_text_never_markup():
     view = next(_boards(games=1))
     html = render_to_string(BOARD, {"view": view})
     assert "<b>Bob</b>" not in html and "&lt;b&gt;Bob&lt;/b&gt;" in html
-    names = [h.children[0].strip() for h in parse(html).all("h3", "napad-seat__name")]
+    names = [h.children[0].strip() for h in parse(html).find_all("h3", cls="napad-seat__name")]
     assert names == NAMES
 
 
@@ -307,12 +232,12 @@ def test_the_seats_speak_polish():
     view = next(v for v in _boards(games=1) if v["viewer"] == 0 and v["seats"][0]["captured"])
     with translation.override("pl"):
         board = parse(render_to_string(BOARD, {"view": view}))
-    loot = [p.children[0].strip() for p in board.all("p", "napad-seat__loot")]
+    loot = [p.children[0].strip() for p in board.find_all("p", cls="napad-seat__loot")]
     assert loot[0] == "Twoje wagony:" and all(text == "Wagony:" for text in loot[1:])
-    marker = board.one("span", "badge--marker")
+    marker = board.find("span", cls="badge--marker")
     assert marker.attrs["title"] == "Znacznik gracza rozpoczynającego"
-    assert marker.text() == "★ znacznik"
-    text = board.text()
+    assert marker.text == "★ znacznik"
+    text = board.text
     assert "w ręce" in text and "Starting player" not in text and "Your wagons" not in text
 
 
@@ -350,37 +275,37 @@ def test_an_odd_played_card_is_shown_as_text():
     html = render_to_string(BOARD, {"view": view})
     assert "<b>" not in html and "<5>" not in html and "<x>" not in html and "<i>" not in html
     board = parse(html)
-    _check_seat(board.one("li", "napad-seat"), seat, over=False)
+    _check_seat(board.find("li", cls="napad-seat"), seat, over=False)
     # Numbers as they are: the site groups no thousands.
-    assert board.all("span", "gang-card__value")[1].text() == "1200"
+    assert board.find_all("span", cls="gang-card__value")[1].text == "1200"
 
 
 # -- the train and the round line ------------------------------------------------------------
 
 
 def _check_train(board: Element, view: dict) -> None:
-    train = board.one("ol", "train")
+    train = board.find("ol", cls="train")
     assert train.attrs["aria-label"] == gettext("The train, locomotive first")
     loco, *wagons = train.kids("li")
     assert loco.classes == ["train__loco"] and loco.attrs["aria-label"] == gettext("Locomotive")
     if not view["train"]:
         assert [w.classes for w in wagons] == [["train__empty"]]
-        assert wagons[0].text() == gettext("No wagons on the train.")
+        assert wagons[0].text == gettext("No wagons on the train.")
         return
     assert len(wagons) == len(view["train"])
     for element, wagon in zip(wagons, view["train"]):
         assert element.classes == ["wagon", f"wagon--{wagon['colour']}"]
         assert element.attrs["data-flip"] == f"wagon-{wagon['id']}"
         assert element.attrs["data-mark"] == f"wagon-{wagon['id']} wagons-{wagon['colour']}"
-        assert element.one("svg").attrs["aria-hidden"] == "true"
-        assert element.one("text", "wagon__value").text() == str(wagon["value"])
+        assert element.find("svg").attrs["aria-hidden"] == "true"
+        assert element.find("text", cls="wagon__value").text == str(wagon["value"])
         label = f"{cargo_name(wagon['cargo'])} {wagon['value']}"
         if wagon.get("bullets"):
             bullets = wagon["bullets"]
             label += " · " + ngettext("%(bullets)s bullet", "%(bullets)s bullets", bullets) % {
                 "bullets": bullets
             }
-        assert element.one("span", "wagon__label").text() == label
+        assert element.find("span", cls="wagon__label").text == label
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -389,7 +314,7 @@ def test_the_round_line_and_the_train_show_the_board(language):
     with translation.override(language):
         for view in _boards():
             board = parse(render_to_string(BOARD, {"view": view}))
-            root = board.one("div", "napad-board")
+            root = board.find("div", cls="napad-board")
             meta = root.kids()[0]
             assert meta.classes == ["board__meta"]
             if view["over"]:
@@ -404,7 +329,7 @@ def test_the_round_line_and_the_train_show_the_board(language):
                 "rounds": view["rounds"],
             }
             wagons_left = gettext("Wagons left in the treasury")
-            assert meta.text() == squash(f"{round_text} · {phase} · {wagons_left}: {treasury}")
+            assert meta.text == squash(f"{round_text} · {phase} · {wagons_left}: {treasury}")
             _check_train(board, view)
             trains.add(len(view["train"]))
             phases.add("over" if view["over"] else view["phase"])
@@ -428,7 +353,7 @@ def test_an_odd_board_and_wagon_are_shown_as_text():
             board = parse(html)
             _check_train(board, view)
     assert "<p>" not in html and "<x>" not in html and "<b>" not in html and "<1>" not in html
-    assert board.one("p", "board__meta").text().startswith("Runda <1> z 3 · <p> ·")
+    assert board.find("p", cls="board__meta").text.startswith("Runda <1> z 3 · <p> ·")
 
 
 def test_the_train_speaks_polish():
@@ -437,12 +362,12 @@ def test_the_train_speaks_polish():
     with translation.override("pl"):
         board = parse(render_to_string(BOARD, {"view": view}))
         empty = parse(render_to_string(BOARD, {"view": {"train": [], "seats": []}}))
-    labels = " ".join(s.text() for s in board.all("span", "wagon__label"))
+    labels = " ".join(s.text for s in board.find_all("span", cls="wagon__label"))
     assert "złoto" in labels or "dynamit" in labels or "pieniądze" in labels
     assert labels.split(" · ")[1].startswith("2 kule")
     assert "gold" not in labels and "bullet" not in labels
-    assert empty.one("li", "train__empty").text() == "W pociągu nie ma wagonów."
-    assert board.one("ol", "train").attrs["aria-label"] != "The train, locomotive first"
+    assert empty.find("li", cls="train__empty").text == "W pociągu nie ma wagonów."
+    assert board.find("ol", cls="train").attrs["aria-label"] != "The train, locomotive first"
 
 
 # -- the hand --------------------------------------------------------------------------------
@@ -457,23 +382,23 @@ def _check_hand_card(element: Element, card: dict, viewer, csrf: str | None) -> 
     buttons = 0
     for drawn, half in zip(halves, card["halves"]):
         assert drawn.classes == ["gang-card__half", f"gang-card__half--{half['colour']}"]
-        assert drawn.one("span", "gang-card__value").text() == str(half["value"])
-        assert drawn.one("span", "gang-card__cargo").text() == cargo_name(half["cargo"])
-        bullets = drawn.all("span", "gang-card__bullets")
+        assert drawn.find("span", cls="gang-card__value").text == str(half["value"])
+        assert drawn.find("span", cls="gang-card__cargo").text == cargo_name(half["cargo"])
+        bullets = drawn.find_all("span", cls="gang-card__bullets")
         assert len(bullets) == (1 if half.get("bullets") else 0)
         if bullets:
-            assert bullets[0].text() == f"• {half['bullets']}"
+            assert bullets[0].text == f"• {half['bullets']}"
         if half.get("action"):
             buttons += 1
             assert drawn.tag == "form" and drawn.attrs["method"] == "post"
             assert drawn.attrs["action"] == drawn.attrs["hx-post"] == ACT_URL
             assert drawn.attrs["hx-target"] == "#game-live"
             assert drawn.attrs["hx-swap"] == "outerHTML"
-            inputs = {i.attrs["name"]: i.attrs["value"] for i in drawn.all("input")}
+            inputs = {i.attrs["name"]: i.attrs["value"] for i in drawn.find_all("input")}
             assert inputs.pop("action") == half["action"]
             assert inputs.pop("version").isdigit()
             assert inputs == ({"csrfmiddlewaretoken": csrf} if csrf else {})
-            button = drawn.one("button", "gang-card__send")
+            button = drawn.find("button", cls="gang-card__send")
             label = gettext("Send it with %(cargo)s %(value)s up") % {
                 "cargo": cargo_name(half["cargo"]),
                 "value": half["value"],
@@ -485,7 +410,7 @@ def _check_hand_card(element: Element, card: dict, viewer, csrf: str | None) -> 
             if bullets:
                 assert bullets[0].attrs["aria-hidden"] == "true"
         else:
-            assert drawn.tag == "div" and drawn.all("button") == []
+            assert drawn.tag == "div" and drawn.find_all("button") == []
             if bullets:
                 assert bullets[0].attrs["title"] == ngettext(
                     "%(bullets)s bullet", "%(bullets)s bullets", half["bullets"]
@@ -499,11 +424,11 @@ def test_the_hand_shows_each_card_a_button_on_each_half_that_may_be_sent(languag
     with translation.override(language):
         for number, view in enumerate(_boards(games=2)):
             context = _hand_context(view, number)
-            hand = parse(render_to_string(HAND, context)).one("div", "hand")
+            hand = parse(render_to_string(HAND, context)).find("div", cls="hand")
             assert hand.classes == ["hand", "hand--napad"]
-            assert hand.one("h2", "decision__title").text() == gettext("Your hand")
+            assert hand.find("h2", cls="decision__title").text == gettext("Your hand")
             if view.get("hand"):
-                cards = hand.one("ul", "hand__cards")
+                cards = hand.find("ul", cls="hand__cards")
                 assert cards.attrs["aria-label"] == gettext(
                     "Your cards: send one with the half you choose up"
                 )
@@ -513,23 +438,23 @@ def test_the_hand_shows_each_card_a_button_on_each_half_that_may_be_sent(languag
                         element, card, view["viewer"], context.get("csrf_token")
                     )
             else:
-                assert hand.all("ul") == []
-                assert hand.one("p").text() == gettext("No cards in hand.")
+                assert hand.find_all("ul") == []
+                assert hand.find("p").text == gettext("No cards in hand.")
                 empty += 1
-            forms = hand.all("form", "hand__pass")
+            forms = hand.find_all("form", cls="hand__pass")
             if view.get("pass_action"):
-                inputs = {i.attrs["name"]: i.attrs["value"] for i in forms[0].all("input")}
+                inputs = {i.attrs["name"]: i.attrs["value"] for i in forms[0].find_all("input")}
                 assert inputs["action"] == view["pass_action"]
                 assert inputs["version"] == str(number)
                 assert forms[0].attrs["hx-post"] == ACT_URL
-                button = forms[0].one("button")
+                button = forms[0].find("button")
                 assert button.classes == ["button", "button--quiet", "button--small"]
-                assert button.text() == gettext("Pass")
+                assert button.text == gettext("Pass")
                 passes += 1
             else:
                 assert forms == []
             # No move the viewer may not make has a button: every form is a legal move.
-            assert len(hand.all("form")) == sum(
+            assert len(hand.find_all("form")) == sum(
                 1 for card in view.get("hand") or () for half in card["halves"] if half["action"]
             ) + bool(view.get("pass_action"))
     assert buttons > 100 and passes > 0 and empty > 0
@@ -552,10 +477,10 @@ def test_the_replays_every_hand_shows_the_tables_hand_cards():
         html = render_to_string(
             "games/napad/hands.html", {"hand": hand, "seat": {"viewer": seat, "hand": hand}}
         )
-        cards = parse(html).one("ul", "hand__cards").kids("li")
+        cards = parse(html).find("ul", cls="hand__cards").kids("li")
         assert len(cards) == len(hand) > 0
         for element, card in zip(cards, hand):
             assert _check_hand_card(element, card, seat, None) == 0
     with translation.override("en"):
         nothing = parse(render_to_string("games/napad/hands.html", {"hand": [], "seat": {}}))
-    assert nothing.one("p").text() == "No cards in hand."
+    assert nothing.find("p").text == "No cards in hand."

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
-from organiser_kit import client_for, moderator, rules_editor, staff_member
 from playkit import napad_game, napad_ruleset
 
 from games.models import Game, ModerationAction, Ruleset, SimulationRun
 from games.services.organisers import MODERATORS, RULES_EDITORS, organiser_groups_install
 from games.services.simulation import simulation_start
+from tests.personakit import client_for, moderator, rules_editor, staff_member
 
 pytestmark = pytest.mark.django_db
 

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
-from django.test import Client
-from playkit import first_legal, user_to_move
+from playkit import colt_game, first_legal, user_to_move
 
 from games.engines import get_engine
 from games.models import Game, Ruleset
@@ -15,26 +13,9 @@ from games.selectors.tables import game_events
 from games.services import play
 from games.services.replay import game_verify
 from games.services.rulesets import rulesets_install_defaults
+from tests.personakit import client_for
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def _colt_game(alice, bob, slug="colt-express") -> Game:
-    rulesets_install_defaults()
-    game = play.game_create(
-        creator=alice,
-        ruleset=Ruleset.objects.get(slug=slug),
-        seats=2,
-        turn_time_limit=timedelta(hours=1),
-    )
-    play.seat_join(game_id=game.pk, user=bob)
-    return play.game_start(game_id=game.pk, user=alice)
 
 
 def _move(game: Game, users) -> None:
@@ -59,7 +40,7 @@ def test_it_installs_the_three_colt_rulesets(db):
 def test_the_table_form_folds_colt_options_in(alice):
     rulesets_install_defaults()
     ruleset = Ruleset.objects.get(slug="colt-express")
-    response = _client(alice).post(
+    response = client_for(alice).post(
         "/games/new",
         {
             "ruleset": ruleset.pk,
@@ -75,28 +56,28 @@ def test_the_table_form_folds_colt_options_in(alice):
     assert game.config["time_machine"] is True and game.config["round_deck"] == "guide"
     assert game.seats.get(position=2).bot_kind == "random"
     assert game.seats.get(position=0).player == alice.player
-    page = _client(alice).get(f"/games/{game.pk}/").content.decode()
+    page = client_for(alice).get(f"/games/{game.pk}/").content.decode()
     assert "Time Machine: on" in page and "Round cards: 5 of the 7 round cards, no station" in page
 
 
 def test_the_board_shows_the_train_round_card_and_only_my_hand(alice, bob, charlie):
-    game = _colt_game(alice, bob, "colt-express-time-machine")
-    page = _client(alice).get(f"/games/{game.pk}/").content.decode()
+    game = colt_game(alice, bob, "colt-express-time-machine")
+    page = client_for(alice).get(f"/games/{game.pk}/").content.decode()
     assert "Locomotive" in page and "Time Machine" in page and "round-card" in page
     assert "is-current" in page  # the turn being played is highlighted
     assert page.count("Your hand") == 1
     # Only my own loot's value (the $250 starting purse) is shown.
     assert page.count("worth $") == 1
     assert game.seed not in page
-    spectator = _client(charlie).get(f"/games/{game.pk}/").content.decode()
+    spectator = client_for(charlie).get(f"/games/{game.pk}/").content.decode()
     assert "Your hand" not in spectator and "worth $" not in spectator
-    mover = _client(user_to_move(game, [alice, bob])).get(f"/games/{game.pk}/").content.decode()
+    mover = client_for(user_to_move(game, [alice, bob])).get(f"/games/{game.pk}/").content.decode()
     # Each playable card is its own button, labelled with what it does.
     assert 'aria-label="Play ' in mover and ">Draw cards instead</button>" in mover
 
 
 def test_face_down_cards_are_card_backs_to_everyone_but_their_owner(alice, bob, charlie):
-    game = _colt_game(alice, bob)
+    game = colt_game(alice, bob)
     engine = get_engine("colt")
     for _ in range(60):
         state = engine.from_json(game.state)
@@ -108,30 +89,32 @@ def test_face_down_cards_are_card_backs_to_everyone_but_their_owner(alice, bob, 
     for user in (alice, bob):
         position = game.seats.get(player__user=user).position
         hidden = sum(card["card"] is None for card in engine.view(state, position)["pile"])
-        page = _client(user).get(f"/games/{game.pk}/").content.decode()
+        page = client_for(user).get(f"/games/{game.pk}/").content.decode()
         assert page.count(" is-hidden") == hidden
     hidden = sum(card["card"] is None for card in engine.view(state, None)["pile"])
-    assert _client(charlie).get(f"/games/{game.pk}/").content.decode().count(" is-hidden") == hidden
+    assert (
+        client_for(charlie).get(f"/games/{game.pk}/").content.decode().count(" is-hidden") == hidden
+    )
 
 
 def test_a_whole_colt_game_ends_with_the_breakdown_and_verifies(alice, bob):
-    game = _colt_game(alice, bob)
+    game = colt_game(alice, bob)
     for _ in range(1000):
         if game.status != Game.Status.RUNNING:
             break
         _move(game, [alice, bob])
     assert game.status == Game.Status.FINISHED
-    page = _client(bob).get(f"/games/{game.pk}/").content.decode()
+    page = client_for(bob).get(f"/games/{game.pk}/").content.decode()
     assert "Gunslinger" in page and "Bullets received" in page and game.seed in page
     assert game_verify(game, game_events(game)).ok
-    replay = _client(alice).get(f"/games/{game.pk}/replay?step=5&seat=1")
+    replay = client_for(alice).get(f"/games/{game.pk}/replay?step=5&seat=1")
     assert replay.status_code == 200 and "Your hand" in replay.content.decode()
-    everyone = _client(alice).get(f"/games/{game.pk}/replay?step=5").content.decode()
+    everyone = client_for(alice).get(f"/games/{game.pk}/replay?step=5").content.decode()
     assert "Every hand at this step" in everyone and "action-card" in everyone
 
 
 def test_a_hidden_time_machine_traveller_is_shown_to_his_owner_only(alice, bob, charlie):
-    game = _colt_game(alice, bob, "colt-express-time-machine")
+    game = colt_game(alice, bob, "colt-express-time-machine")
     alice_seat = game.seats.get(player__user=alice).position
     state = dict(game.state)
     # As after a round ending with alice's bandit alone in the Time Machine: he hides under
@@ -142,10 +125,10 @@ def test_a_hidden_time_machine_traveller_is_shown_to_his_owner_only(alice, bob, 
     state["level"][alice_seat] = "hidden"
     state["car"][alice_seat] = caboose
     Game.objects.filter(pk=game.pk).update(state=state)
-    own = _client(alice).get(f"/games/{game.pk}/").content.decode()
+    own = client_for(alice).get(f"/games/{game.pk}/").content.decode()
     assert f"You hide under car {state['cars'][caboose]} until" in own
     for user in (bob, charlie):
-        page = _client(user).get(f"/games/{game.pk}/").content.decode()
+        page = client_for(user).get(f"/games/{game.pk}/").content.decode()
         assert "hides under a car nobody else knows" in page
         assert "You hide under" not in page
         caboose_html = page[page.index("car--caboose") :]
@@ -157,10 +140,10 @@ def test_a_hidden_time_machine_traveller_is_shown_to_his_owner_only(alice, bob, 
 def test_watching_a_colt_table_again_reads_in_colt_express_words(alice, bob):
     # "Watch it" (games/views/since.py) captions each move as the log does, in the game's own
     # words: Colt Express lists the cards a member draws "A, B and C".
-    game = _colt_game(alice, bob)
+    game = colt_game(alice, bob)
     for _ in range(4):
         _move(game, [alice, bob])
-    html = _client(alice).get(f"/games/{game.pk}/watch?from=0").content.decode()
+    html = client_for(alice).get(f"/games/{game.pk}/watch?from=0").content.decode()
     draws = re.findall(r'data-caption="[^"]*You draw ([^".]*)\.', html)
     many = [cards for cards in draws if "," in cards]
     assert many, draws

@@ -6,7 +6,6 @@ import json
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils.html import escape
 from playkit import first_legal, napad_game, napad_ruleset, play_one, play_to_end, user_to_move
 
@@ -16,15 +15,10 @@ from games.selectors.gamelog import event_text
 from games.selectors.tables import game_events
 from games.services.play import game_create, game_start, seat_join
 from games.services.replay import game_replay_state
+from tests.personakit import client_for
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _post_move(client, game, action, version=None):
@@ -64,9 +58,9 @@ def test_it_shows_my_hand_and_never_theirs(alice, bob):
         + ["cowboys", "mexicans", "deserters", "indians"].index(seat.identity)
         for seat in game.seats.select_related("player")
     }
-    page = _client(alice).get(f"/games/{game.pk}/").content.decode()
+    page = client_for(alice).get(f"/games/{game.pk}/").content.decode()
     assert "Your hand" in page
-    mover_page = _client(user_to_move(game, [alice, bob])).get(f"/games/{game.pk}/")
+    mover_page = client_for(user_to_move(game, [alice, bob])).get(f"/games/{game.pk}/")
     assert 'aria-label="Send it with ' in mover_page.content.decode()
     assert f"• {bullets[alice.pk]}<" in page
     assert f"• {bullets[bob.pk]}<" not in page
@@ -76,7 +70,7 @@ def test_it_shows_my_hand_and_never_theirs(alice, bob):
 
 def test_a_spectator_sees_no_hand_and_no_buttons(alice, bob, charlie):
     game = napad_game(alice, bob)
-    page = _client(charlie).get(f"/games/{game.pk}/").content.decode()
+    page = client_for(charlie).get(f"/games/{game.pk}/").content.decode()
     assert "Your hand" not in page
     assert 'name="action"' not in page
     assert game.seed not in page
@@ -94,15 +88,15 @@ def test_anonymous_visitors_are_sent_to_log_in(alice, bob, client):
 
 def test_an_invite_only_table_is_hidden_from_others(alice, bob, charlie):
     game = napad_game(alice, bob, invite_only=True, invitees=[bob.player])
-    assert _client(charlie).get(f"/games/{game.pk}/").status_code == 404
-    assert _client(charlie).get(f"/games/{game.pk}/log").status_code == 404
-    assert _client(bob).get(f"/games/{game.pk}/").status_code == 200
+    assert client_for(charlie).get(f"/games/{game.pk}/").status_code == 404
+    assert client_for(charlie).get(f"/games/{game.pk}/log").status_code == 404
+    assert client_for(bob).get(f"/games/{game.pk}/").status_code == 200
 
 
 def test_a_move_answers_with_the_fresh_board(alice, bob):
     game = napad_game(alice, bob)
     mover = user_to_move(game, [alice, bob])
-    response = _post_move(_client(mover), game, first_legal(game))
+    response = _post_move(client_for(mover), game, first_legal(game))
     assert response.status_code == 200
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="game-live"')
@@ -118,7 +112,7 @@ def test_a_move_is_answered_from_the_game_the_service_saved(alice, bob, monkeypa
         raise AssertionError("the move's answer read the game again")
 
     monkeypatch.setattr("games.views.play.game_with_seats", no_second_read)
-    html = _post_move(_client(mover), game, first_legal(game)).content.decode()
+    html = _post_move(client_for(mover), game, first_legal(game)).content.decode()
     assert 'data-version="1"' in html and "Your hand" in html
 
 
@@ -132,7 +126,7 @@ def test_a_game_moved_on_after_the_commit_is_read_again_for_the_answer(alice):
     try:
         game = napad_game(alice, bot_seats={1: "random"})
         game.refresh_from_db()
-        response = _post_move(_client(alice), game, first_legal(game))
+        response = _post_move(client_for(alice), game, first_legal(game))
         moved_on = Game.objects.get(pk=game.pk).version
         assert moved_on > game.version + 1
         assert f'data-version="{moved_on}"' in response.content.decode()
@@ -155,7 +149,7 @@ def test_a_bad_move_answers_200_with_a_message_and_changes_nothing(
     game = napad_game(alice, bob)
     mover = user_to_move(game, [alice, bob])
     state = Game.objects.get(pk=game.pk).state
-    response = _client(mover).post(
+    response = client_for(mover).post(
         f"/games/{game.pk}/act",
         {"action": "{not json" if action is None else json.dumps(action), "version": version},
         **HTMX,
@@ -169,7 +163,7 @@ def test_a_bad_move_answers_200_with_a_message_and_changes_nothing(
 
 def test_a_double_click_is_applied_once(alice, bob):
     game = napad_game(alice, bob)
-    client = _client(user_to_move(game, [alice, bob]))
+    client = client_for(user_to_move(game, [alice, bob]))
     action = first_legal(game)
     assert _post_move(client, game, action, 0).status_code == 200
     second = _post_move(client, game, action, 0)
@@ -180,7 +174,7 @@ def test_a_double_click_is_applied_once(alice, bob):
 
 def test_a_non_seated_member_cannot_move(alice, bob, charlie):
     game = napad_game(alice, bob)
-    response = _post_move(_client(charlie), game, first_legal(game))
+    response = _post_move(client_for(charlie), game, first_legal(game))
     assert response.status_code == 200
     assert "no seat" in response.content.decode()
     assert Game.objects.get(pk=game.pk).version == 0
@@ -188,7 +182,7 @@ def test_a_non_seated_member_cannot_move(alice, bob, charlie):
 
 def test_a_plain_form_post_redirects_with_a_message(alice, bob):
     game = napad_game(alice, bob)
-    client = _client(user_to_move(game, [alice, bob]))
+    client = client_for(user_to_move(game, [alice, bob]))
     response = client.post(
         f"/games/{game.pk}/act", {"action": json.dumps({"type": "bogus"}), "version": 0}
     )
@@ -199,7 +193,7 @@ def test_a_plain_form_post_redirects_with_a_message(alice, bob):
 
 def test_the_page_fragment_for_htmx(alice, bob):
     game = napad_game(alice, bob)
-    html = _client(alice).get(f"/games/{game.pk}/", **HTMX).content.decode()
+    html = client_for(alice).get(f"/games/{game.pk}/", **HTMX).content.decode()
     assert html.lstrip().startswith('<div id="game-live"')
     assert "<html" not in html
 
@@ -241,7 +235,7 @@ def test_the_log_names_the_member_beside_their_gang(alice, bob):
     assert play_one(game, [alice, bob]).ok
     # The marker holder opens a round and may not pass: the first legal action is a play.
     assert action["type"] == "play"
-    page = _client(alice).get(f"/games/{game.pk}/").content.decode()
+    page = client_for(alice).get(f"/games/{game.pk}/").content.decode()
     # One member is one subject: "Bob (deserters) sends gold 5 (card gold 5 / dynamite 3)."
     gang_name = {"mexicans": "Mexicans", "indians": "Indians"}.get(gang, gang)
     assert f"{mover.player.display_name} ({gang_name}) sends " in page
@@ -249,7 +243,7 @@ def test_the_log_names_the_member_beside_their_gang(alice, bob):
 
 def test_the_game_page_shows_the_places_the_ratings_expect(alice, bob):
     game = napad_game(alice, bob)
-    page = _client(alice).get(f"/games/{game.pk}/").content.decode()
+    page = client_for(alice).get(f"/games/{game.pk}/").content.decode()
     assert "The places the ratings expect" in page
     assert page.count('class="expected-places"') == 1
 
@@ -258,7 +252,7 @@ def test_the_game_page_costs_the_same_queries_early_and_late(
     alice, bob, django_assert_max_num_queries
 ):
     game = napad_game(alice, bob)
-    client = _client(alice)
+    client = client_for(alice)
     play_one(game, [alice, bob])
     with django_assert_max_num_queries(PAGE_QUERIES):
         assert client.get(f"/games/{game.pk}/").status_code == 200
@@ -271,7 +265,7 @@ def test_the_game_page_costs_the_same_queries_early_and_late(
 def test_a_move_costs_the_same_queries_early_and_late(alice, bob, django_assert_max_num_queries):
     game = napad_game(alice, bob)
     users = [alice, bob]
-    clients = {user.pk: _client(user) for user in users}
+    clients = {user.pk: client_for(user) for user in users}
     for expected_version in (0, 30):
         while Game.objects.get(pk=game.pk).version < expected_version:
             play_one(game, users)
@@ -300,7 +294,7 @@ def test_a_move_and_its_answer_parse_the_state_once(alice, bob, monkeypatch):
 
         monkeypatch.setattr(engine_class, name, counted)
 
-    clients = {user.pk: _client(user) for user in (alice, bob)}
+    clients = {user.pk: client_for(user) for user in (alice, bob)}
     for _ in range(2):
         action = first_legal(game)
         client = clients[user_to_move(game, [alice, bob]).pk]
@@ -339,7 +333,7 @@ def test_a_moves_answer_asks_again_only_if_a_bot_or_an_order_may_have_moved_on(
     monkeypatch.setattr(play_views, "game_unchanged", counted)
     members = napad_game(alice, bob)
     mover = user_to_move(members, [alice, bob])
-    response = _post_move(_client(mover), members, first_legal(members))
+    response = _post_move(client_for(mover), members, first_legal(members))
     assert f'data-version="{members.version + 1}"' in response.content.decode()
     assert asked == []
 
@@ -347,7 +341,7 @@ def test_a_moves_answer_asks_again_only_if_a_bot_or_an_order_may_have_moved_on(
     if with_bot.to_move != [0]:
         bot_move_play(with_bot.pk, with_bot.version)  # the bot opened: alice's turn now
         with_bot.refresh_from_db()
-    response = _post_move(_client(alice), with_bot, first_legal(with_bot))
+    response = _post_move(client_for(alice), with_bot, first_legal(with_bot))
     # The bot is to move: it may have played before the answer is drawn.
     assert f'data-version="{with_bot.version + 1}"' in response.content.decode()
     assert asked == [with_bot.pk]
@@ -364,7 +358,7 @@ def test_the_log_shows_my_private_events_only(alice, bob):
         escape(event_text(e, kind="napad")) for e in private if alice_seat not in e["private_to"]
     }
     assert mine and theirs - mine
-    page = _client(alice).get(f"/games/{game.pk}/log").content.decode()
+    page = client_for(alice).get(f"/games/{game.pk}/log").content.decode()
     assert all(text in page for text in mine)
     assert not any(text in page for text in theirs - mine)
     assert "Round 2 begins" in page
@@ -372,23 +366,23 @@ def test_the_log_shows_my_private_events_only(alice, bob):
 
 def test_chat_is_escaped_and_only_for_players(alice, bob, charlie):
     game = napad_game(alice, bob)
-    response = _client(alice).post(
+    response = client_for(alice).post(
         f"/games/{game.pk}/chat", {"text": "<script>alert(1)</script>"}, **HTMX
     )
     assert response.status_code == 200
     assert "&lt;script&gt;" in response.content.decode()
     assert "<script>alert" not in response.content.decode()
-    refused = _client(charlie).post(f"/games/{game.pk}/chat", {"text": "hi"}, **HTMX)
+    refused = client_for(charlie).post(f"/games/{game.pk}/chat", {"text": "hi"}, **HTMX)
     assert "Only the players at this table can chat here." in refused.content.decode()
-    empty = _client(bob).post(f"/games/{game.pk}/chat", {"text": "   "}, **HTMX)
+    empty = client_for(bob).post(f"/games/{game.pk}/chat", {"text": "   "}, **HTMX)
     assert "Write something first." in empty.content.decode()
     assert ChatMessage.objects.filter(game=game).count() == 1
-    page = _client(bob).get(f"/games/{game.pk}/").content.decode()
+    page = client_for(bob).get(f"/games/{game.pk}/").content.decode()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
 def test_a_whole_game_through_the_client_to_the_end_screen(alice, bob):
-    creator = _client(alice)
+    creator = client_for(alice)
     response = creator.post(
         "/games/new",
         {
@@ -400,7 +394,7 @@ def test_a_whole_game_through_the_client_to_the_end_screen(alice, bob):
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     game = Game.objects.get()
-    joiner = _client(bob)
+    joiner = client_for(bob)
     assert joiner.post(f"/games/{game.pk}/join", **HTMX).status_code == 200
     started = creator.post(f"/games/{game.pk}/start", **HTMX)
     assert "The game has started." in started.content.decode()
@@ -430,13 +424,13 @@ def test_verify_flags_a_tampered_game(alice, bob):
     state = dict(game.state)
     state["captured"] = [[], []]
     Game.objects.filter(pk=game.pk).update(state=state)
-    verify = _client(alice).post(f"/games/{game.pk}/verify", **HTMX).content.decode()
+    verify = client_for(alice).post(f"/games/{game.pk}/verify", **HTMX).content.decode()
     assert "different game" in verify and "flash--error" in verify
 
 
 def test_the_replay_of_a_finished_game_shows_any_seat(alice, bob, charlie):
     game = play_to_end(napad_game(alice, bob), [alice, bob])
-    client = _client(charlie)
+    client = client_for(charlie)
     response = client.get(f"/games/{game.pk}/replay?step=3&seat=1")
     assert response.status_code == 200
     html = response.content.decode()
@@ -453,10 +447,10 @@ def test_a_running_game_replays_only_as_my_seat_saw_it(alice, bob, charlie):
     game = napad_game(alice, bob)
     for _ in range(4):
         play_one(game, [alice, bob])
-    assert _client(charlie).get(f"/games/{game.pk}/replay").status_code == 404
+    assert client_for(charlie).get(f"/games/{game.pk}/replay").status_code == 404
     alice_seat = game.seats.get(player__user=alice).position
     bob_seat = 1 - alice_seat
-    response = _client(alice).get(f"/games/{game.pk}/replay?step=2&seat={bob_seat}")
+    response = client_for(alice).get(f"/games/{game.pk}/replay?step=2&seat={bob_seat}")
     html = response.content.decode()
     assert response.status_code == 200
     assert "Your hand" in html
@@ -470,14 +464,14 @@ def test_a_quiet_table_reads_nothing_for_its_clock_panel(alice, bob, django_asse
     # the page, its fragment nor a move's answer asks again.
     game = napad_game(alice, bob)
     play_one(game, [alice, bob])
-    client = _client(alice)
+    client = client_for(alice)
     client.get(f"/games/{game.pk}/")  # the first visit writes the member's TableVisit
     with django_assert_max_num_queries(QUIET_PAGE_QUERIES):
         assert client.get(f"/games/{game.pk}/").status_code == 200
     with django_assert_max_num_queries(QUIET_FRAGMENT_QUERIES):
         assert client.get(f"/games/{game.pk}/", **HTMX).status_code == 200
     game.refresh_from_db()
-    mover, action = _client(user_to_move(game, [alice, bob])), first_legal(game)
+    mover, action = client_for(user_to_move(game, [alice, bob])), first_legal(game)
     with django_assert_max_num_queries(QUIET_MOVE_QUERIES):
         assert _post_move(mover, game, action).status_code == 200
 
@@ -490,7 +484,7 @@ def test_a_quiet_panel_is_drawn_and_a_notice_shows_on_it(alice, bob):
 
     game = napad_game(alice, bob)
     play_one(game, [alice, bob])
-    client = _client(user_to_move(game, [alice, bob]))
+    client = client_for(user_to_move(game, [alice, bob]))
 
     def panel(html):
         start = html.index('<div id="clock-panel"')
@@ -513,7 +507,7 @@ def test_the_clock_panel_shows_a_leave_and_a_notice_the_game_query_found(alice, 
     table_notice_post(game=game, kind="info", text="The clock moved for a test.")
     today = player_today(bob.player)
     leave_declare(player=bob.player, start=today, end=today + timedelta(days=2))
-    client = _client(alice)
+    client = client_for(alice)
     for extra in ({}, HTMX):
         html = client.get(f"/games/{game.pk}/", **extra).content.decode()
         assert "The clock moved for a test." in html

@@ -8,13 +8,13 @@ from html.parser import HTMLParser
 import pytest
 from django.test import Client
 from django.urls import reverse
-from organiser_kit import client_for, rules_editor
 from playkit import napad_game, napad_ruleset
 
 from games.models import Ruleset, RulesText
 from games.services.ruleset_admin import ruleset_clone, ruleset_retire, ruleset_update_draft
 from games.services.rulesets import rulesets_install_defaults
 from games.views.rules import rules_markdown_html
+from tests.personakit import client_for, rules_editor
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,6 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from organiser_kit import client_for, rules_editor
 from playkit import napad_ruleset
 
 from games.engines.simulator import simulate
@@ -22,6 +21,7 @@ from games.services.simulation import (
     simulation_summary,
 )
 from games.tasks import simulation_run_task
+from tests.personakit import client_for, rules_editor
 
 pytestmark = pytest.mark.django_db
 

@@ -14,9 +14,7 @@ from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
-from markupkit import parsed
 from playkit import (
-    member_client,
     napad_game,
     napad_table,
     play_one,
@@ -27,6 +25,8 @@ from playkit import (
 from games.models import Game
 from games.selectors.tables import game_with_seats
 from games.table.rendering import game_context, render_game_live
+from tests.markupkit import parse
+from tests.personakit import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ def _contexts(alice, bob, charlie):
 def _deadline_text(moment: datetime) -> str:
     """The deadline as the site's ``until_when`` filter says it, read as text."""
     template = Template("{% load when_tags %}{{ moment|until_when }}")
-    return parsed(template.render(Context({"moment": moment}))).text
+    return parse(template.render(Context({"moment": moment}))).text
 
 
 def _line_expected(values: dict) -> str:
@@ -73,7 +73,7 @@ def _line_expected(values: dict) -> str:
 
 
 def _check_bar(values: dict) -> None:
-    root = parsed(render_to_string(STATUS_TEMPLATE, values))
+    root = parse(render_to_string(STATUS_TEMPLATE, values))
     bar = root.find("div", id="game-status")
     status, tone = values["status"], values["status"]["tone"]
     assert bar.classes == ["status-bar", f"status-bar--{tone}"]
@@ -150,7 +150,7 @@ def test_the_words_are_translated(alice, bob):
         with translation.override(language):
             context = game_context(game, position=position)
             context["status"] = {"tone": "turn", "text": "", "deadline": DEADLINE}
-            bar = parsed(render_to_string(STATUS_TEMPLATE, context)).find("div", id="game-status")
+            bar = parse(render_to_string(STATUS_TEMPLATE, context)).find("div", id="game-status")
         for english in ("Your turn.", "Decide by", "Go to your decision"):
             assert english not in bar.text, (language, english)
 
@@ -170,13 +170,13 @@ def test_a_move_answer_tells_the_live_region_the_status_as_text(alice, bob):
     for position in (0, 1, None):
         context = game_context(game, position=position)
         html = render_game_live(game, position=position, user=alice)
-        regions = parsed(html).find_all("div", id="live-region")
+        regions = parse(html).find_all("div", id="live-region")
         assert len(regions) == 1
         (region,) = regions
         assert region.attrs["hx-swap-oob"] == "innerHTML"
         assert region.text == context["announcement"]
         assert region.text.startswith(context["status"]["text"])
         assert 'Al <b>"&"</b>' in region.text and region.find_all("b") == []
-    page = member_client(bob).get(f"/games/{game.pk}/").content.decode()
-    (region,) = parsed(page).find_all(id="live-region")
+    page = client_for(bob).get(f"/games/{game.pk}/").content.decode()
+    (region,) = parse(page).find_all(id="live-region")
     assert "hx-swap-oob" not in region.attrs and region.text == ""

@@ -16,7 +16,6 @@ from django.conf import settings
 from django.utils import timezone, translation
 from playkit import (
     first_legal,
-    member_client,
     napad_game,
     play_one,
     play_to_end,
@@ -32,6 +31,7 @@ from games.services.rulesets import rulesets_install_defaults
 from games.table.catchup import catchup_build
 from games.templatetags.when_tags import absolute, relative, until_when
 from napad_site.asgi import application
+from tests.personakit import client_for
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -64,7 +64,7 @@ def _round_played(game, users) -> None:
 def test_it_tells_a_member_what_happened_since_their_last_visit(alice, bob, charlie):
     game = napad_game(alice, bob)
     # Charlie watches (a player's own moves are not news to them: see the next tests).
-    alice_client = member_client(charlie)
+    alice_client = client_for(charlie)
     assert 'class="since"' not in _page(alice_client, game)
     seen = game.version
     _round_played(game, [alice, bob])
@@ -126,7 +126,7 @@ def test_acting_closes_the_panel_and_the_move_answer_says_what_happened(alice, b
     game = napad_game(alice, bob)
     mover = user_to_move(game, [alice, bob])
     other = bob if mover == alice else alice
-    mover_client = member_client(mover)
+    mover_client = client_for(mover)
     _page(mover_client, game)
     assert play_one(game, [alice, bob]).ok  # the mover's own move, made elsewhere
     game.refresh_from_db()
@@ -157,7 +157,7 @@ def test_acting_closes_the_panel_and_the_move_answer_says_what_happened(alice, b
 
 def test_a_spectator_has_a_panel_of_their_own(alice, bob, charlie):
     game = napad_game(alice, bob)
-    watcher = member_client(charlie)
+    watcher = client_for(charlie)
     _page(watcher, game)
     for _ in range(3):
         assert play_one(game, [alice, bob]).ok
@@ -171,7 +171,7 @@ def test_a_spectator_has_a_panel_of_their_own(alice, bob, charlie):
 @pytest.mark.django_db(transaction=True)
 def test_moves_watched_live_do_not_open_the_panel(alice, bob):
     game = napad_game(alice, bob)
-    alice_client = member_client(alice)
+    alice_client = client_for(alice)
     _page(alice_client, game)
     cookie = (
         f"{settings.SESSION_COOKIE_NAME}={alice_client.cookies[settings.SESSION_COOKIE_NAME].value}"
@@ -211,7 +211,7 @@ def test_the_page_costs_the_same_with_a_panel_early_and_late(
     from test_play_views import PAGE_QUERIES
 
     game = napad_game(alice, bob)
-    client = member_client(charlie)
+    client = client_for(charlie)
     for moves in (2, 24):
         _page(client, game)
         for _ in range(moves):
@@ -230,16 +230,14 @@ def test_watch_it_draws_the_board_after_each_move_since(alice, bob, charlie):
     for _ in range(5):
         assert play_one(game, [alice, bob]).ok
     game.refresh_from_db()
-    html = (
-        member_client(alice).get(f"/games/{game.pk}/watch?from={game.version - 3}").content.decode()
-    )
+    html = client_for(alice).get(f"/games/{game.pk}/watch?from={game.version - 3}").content.decode()
     steps = re.findall(r'<template data-watch-step data-seq="(\d+)"', html)
     assert steps == [str(game.version - 3 + i) for i in range(4)]
     assert html.count('class="napad-board"') == 4
     # A spectator watches the table, never a hand; nonsense asks for nothing.
-    spectator = member_client(charlie).get(f"/games/{game.pk}/watch?from=0").content.decode()
+    spectator = client_for(charlie).get(f"/games/{game.pk}/watch?from=0").content.decode()
     assert "Your hand" not in spectator and spectator.count("data-watch-step") == game.version + 1
-    assert member_client(alice).get(f"/games/{game.pk}/watch?from=x").content == b""
+    assert client_for(alice).get(f"/games/{game.pk}/watch?from=x").content == b""
 
 
 # --- bots standing in ------------------------------------------------------------------------
@@ -251,7 +249,7 @@ def test_a_seat_a_bot_took_over_is_named_for_the_bot_everywhere(alice, bob):
     seat_hand_to_bot(game=game, seat=seat)
     seat.refresh_from_db()
     assert seat.bot_since is not None
-    page = _page(member_client(alice), game)
+    page = _page(client_for(alice), game)
     assert "Bot for Bob" in page and 'class="badge badge--bot"' in page
     # The bot's moves are logged under its name.
     game.refresh_from_db()
@@ -259,15 +257,15 @@ def test_a_seat_a_bot_took_over_is_named_for_the_bot_everywhere(alice, bob):
         assert play_one(game, [alice, bob]).ok
         game.refresh_from_db()
     # Bob's seat is to move, but the bot moves it: Bob's page offers no buttons.
-    assert 'name="action"' not in _page(member_client(bob), game)
+    assert 'name="action"' not in _page(client_for(bob), game)
     from games.services.turns import bot_move_play
 
     assert bot_move_play(game.pk, game.version).ok
-    assert "Bot for Bob (" in _page(member_client(alice), game)
-    lobby = member_client(alice).get("/games/").content.decode()
+    assert "Bot for Bob (" in _page(client_for(alice), game)
+    lobby = client_for(alice).get("/games/").content.decode()
     assert "Bot for Bob" in lobby
     # Bob sees that a bot plays for him, on his home page and in the status bar.
-    bob_client = member_client(bob)
+    bob_client = client_for(bob)
     assert "a bot plays for you since" in bob_client.get("/").content.decode()
     assert "A bot plays your seat" in _page(bob_client, game)
 
@@ -290,14 +288,14 @@ def test_the_home_page_lists_my_games_my_turn_first(alice, bob, charlie):
         turn_time_limit=timedelta(hours=24),
     )
     finished = play_to_end(napad_game(alice, bob), [alice, bob])
-    html = member_client(alice).get("/").content.decode()
+    html = client_for(alice).get("/").content.decode()
     assert "You are not seated" not in html
     links = [int(pk) for pk in re.findall(r'<li><a href="/games/(\d+)/"', html)]
     assert links == [mine.pk, theirs.pk, waiting.pk, finished.pk]
     place = finished.seats.get(player=alice.player).place
     assert f"place {place} of 2" in html
     assert "decide by" in html and "1/3 seats" in html
-    assert "You are not seated" in member_client(charlie).get("/").content.decode()
+    assert "You are not seated" in client_for(charlie).get("/").content.decode()
 
 
 # --- the create form follows the ruleset -------------------------------------------------
@@ -306,12 +304,12 @@ def test_the_home_page_lists_my_games_my_turn_first(alice, bob, charlie):
 def test_a_time_machine_ruleset_starts_with_the_time_machine_on(alice):
     rulesets_install_defaults()
     machine = Ruleset.objects.get(slug="colt-express-time-machine")
-    html = member_client(alice).get("/games/new").content.decode()
+    html = client_for(alice).get("/games/new").content.decode()
     option = re.search(rf'<option value="{machine.pk}"[^>]*>', html).group(0)
     assert "&quot;time_machine&quot;: true" in option and 'data-max-seats="6"' in option
     # The form posts the box as the page sets it for that ruleset: the table has the machine,
     # and no option of its own (it is the version's config).
-    response = member_client(alice).post(
+    response = client_for(alice).post(
         "/games/new",
         {
             "ruleset": machine.pk,
@@ -372,7 +370,7 @@ def test_one_deadline_is_told_in_each_readers_language_and_zone_and_year():
 
 def test_the_end_screen_charts_each_players_loot_round_by_round(alice, bob):
     game = play_to_end(napad_game(alice, bob), [alice, bob])
-    html = _page(member_client(alice), game)
+    html = _page(client_for(alice), game)
     chart = html[html.index('<figure class="end-chart">') : html.index("</figure>")]
     assert chart.count("<polyline") == 2
     state = get_engine("napad").from_json(game.state)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
-from html.parser import HTMLParser
+from typing import NamedTuple
 
 import pytest
 import time_machine
@@ -15,38 +15,23 @@ from django.template import Context, Template
 from django.utils import timezone, translation
 
 from games.templatetags.when_tags import absolute, on_date, relative_words, until_when, when
+from tests.markupkit import parse
 
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
 
 
-class _Read(HTMLParser):
-    """What a reader gets from the markup: the visible text and each ``<time>`` element."""
+class _Read(NamedTuple):
+    """What a reader gets from the markup: the visible text and each ``<time>`` element (its
+    attributes and its text)."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.text = ""
-        self.times: list[dict[str, str | None]] = []
-        self._in_time = False
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "time":
-            self.times.append({**dict(attrs), "text": ""})
-            self._in_time = True
-
-    def handle_endtag(self, tag):
-        if tag == "time":
-            self._in_time = False
-
-    def handle_data(self, data):
-        self.text += data
-        if self._in_time:
-            self.times[-1]["text"] += data
+    text: str
+    times: list[dict[str, str | None]]
 
 
 def _read(html: str) -> _Read:
-    reader = _Read()
-    reader.feed(str(html))
-    return reader
+    tree = parse(html)
+    times = [{**time.attrs, "text": time.raw_text} for time in tree.find_all("time")]
+    return _Read(tree.raw_text, times)
 
 
 @pytest.fixture
