@@ -19,6 +19,8 @@ STORAGES = {
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "limits": LIMITS_CACHE,  # noqa: F405
+    # As in production, so the fragments' own cache is what the tests read.
+    "template_fragments": CACHES["template_fragments"],  # noqa: F405
 }
 NAPAD_BOT_MOVE_DELAY = 0
 # The fair limits (games/limits.py) stay out of the way of tests that do much in a moment;

@@ -10,7 +10,7 @@ import os
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.test import Client
 from django.utils import translation
 from hypothesis import HealthCheck
@@ -47,10 +47,13 @@ def _default_language():
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    # Login throttling counts failures in the cache; no test should inherit another's.
-    cache.clear()
+    # Login throttling counts failures in the cache, and a rendered fragment may name another
+    # test's rows: no test should inherit another's.
+    for name in ("default", "template_fragments"):
+        caches[name].clear()
     yield
-    cache.clear()
+    for name in ("default", "template_fragments"):
+        caches[name].clear()
 
 
 @pytest.fixture

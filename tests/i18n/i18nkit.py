@@ -128,7 +128,9 @@ def visible_texts(html: str, language: str) -> list[str]:
                     texts.append(text)
                 continue
             lang = child.attrs.get("lang")
-            if child.tag in _SKIPPED or (lang is not None and lang.split("-")[0] != language.split("-")[0]):
+            if child.tag in _SKIPPED or (
+                lang is not None and lang.split("-")[0] != language.split("-")[0]
+            ):
                 continue
             for name in _SAID_ATTRIBUTES:
                 if child.attrs.get(name):

@@ -1,7 +1,7 @@
-"""The layout's parts drawn once per language (games/templatetags/site_chrome.py): every page
+"""The layout's parts cached per language ({% cache %} in templates/base.html): every page
 still marks its own menu entry, speaks the reader's language and presses the reader's
-language button, whoever read a page before; nothing of a page's context gets in; and a
-change of settings (static files, URLs) is drawn anew."""
+language button, whoever read a page before; nothing of one member's page reaches another's;
+and a change of settings (static files, URLs) is rendered anew."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import re
 
 import pytest
 from django.conf import settings as django_settings
-from django.template import engines
 from django.urls import NoReverseMatch, reverse
 
 # The pages the menu links to (partials/nav.html), each marked when it is the one read.
@@ -81,7 +80,7 @@ def test_the_head_is_in_the_readers_language_with_the_sites_own_files(client):
 
 
 @pytest.mark.django_db
-def test_a_change_of_settings_is_drawn_anew(client, settings):
+def test_a_change_of_settings_is_rendered_anew(client, settings):
     assert '<link rel="stylesheet" href="/static/css/club.css">' in _page(
         client, reverse("home"), "en"
     )
@@ -92,19 +91,12 @@ def test_a_change_of_settings_is_drawn_anew(client, settings):
     assert "/static/" not in html
 
 
-def test_nothing_of_the_pages_context_is_drawn_inside():
-    drawn = engines["django"].from_string(
-        "{% load site_chrome %}{% per_language %}[{{ secret }}]{% endper_language %}"
-    )
-
-    assert drawn.render({"secret": "alice's hand"}) == "[]"
-    assert drawn.render({"secret": "bob's hand"}) == "[]"
-
-
-def test_each_block_draws_its_own_body_even_when_templates_come_and_go():
-    # A template parsed again (a changed file in development) must not find another's drawing.
-    for number in range(50):
-        drawn = engines["django"].from_string(
-            "{% load site_chrome %}{% per_language %}" + str(number) + "{% endper_language %}"
-        )
-        assert drawn.render({}) == str(number)
+@pytest.mark.django_db
+def test_nothing_of_one_members_page_reaches_anothers(alice_client, bob_client, alice, bob):
+    # The cached parts: the head, the menu, the footer with the language buttons.
+    for url in [*_nav_urls(), reverse("profile")]:
+        _page(alice_client, url, "en")
+        html = _page(bob_client, url, "en")
+        chrome = html[: html.index("</head>")] + _nav(html) + html[html.index("<footer") :]
+        assert alice.player.display_name not in chrome, url
+        assert "alice" not in chrome, url
