@@ -24,6 +24,8 @@ from django.core.cache import cache
 from django.http import HttpRequest
 from django.template.context_processors import csrf
 from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -38,7 +40,6 @@ from games.services.charts import scores_chart
 from games.services.replay import game_round_scores
 from games.table.boards import CHOICE_MARKS, DECORATORS, action_key
 from games.table.catchup import CONTEXT_ACTIONS, SINCE_ACTIONS, catchup_build
-from games.table.links import log_sprite, table_url
 from games.table.status import game_status
 from games.text.wording import action_label, say
 
@@ -108,7 +109,7 @@ def board_context(
         "actions": [],
         "names": names,
         # Where every move button posts (games/_act_form.html): once per board.
-        "act_url": table_url("game_act", game.pk),
+        "act_url": reverse("game_act", args=[game.pk]),
     }
     if state is None:
         return context
@@ -208,9 +209,9 @@ def game_context(
         ),
         turn_time_limit=duration_text(game.turn_time_limit),
         # The log box's links and icons (templates/games/_log.html log_box).
-        log_url=table_url("game_log", game.pk),
-        replay_url=table_url("game_replay", game.pk),
-        log_sprite=log_sprite(),
+        log_url=reverse("game_log", args=[game.pk]),
+        replay_url=reverse("game_replay", args=[game.pk]),
+        log_sprite=static("img/log-icons.svg"),
         # Only the whole page's header shows them (and needs the ruleset): a fragment never
         # asks, so it costs nothing there.
         chosen_options=SimpleLazyObject(partial(chosen_options, game)),

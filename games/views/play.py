@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -31,7 +32,6 @@ from games.selectors.tables import (
 from games.services import play
 from games.services.replay import game_replay_state, game_verify
 from games.services.visits import visit_page_open
-from games.table.links import log_sprite
 from games.table.rendering import (
     board_context,
     game_context,
@@ -184,7 +184,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
         "game": game,
         "log": entries,
         "log_groups": log_groups(entries, game.kind),
-        "log_sprite": log_sprite(),
+        "log_sprite": static("img/log-icons.svg"),
         "position": access.position,
     }
     return render(request, "games/game_log.html", context)
@@ -274,7 +274,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         log=log_entries(
             events[:step], position, everything=finished, names=context["names"], kind=game.kind
         )[-1:],
-        log_sprite=log_sprite(),
+        log_sprite=static("img/log-icons.svg"),
     )
     context["log_groups"] = log_groups(context["log"], game.kind)
     return render(request, "games/game_replay.html", context)
