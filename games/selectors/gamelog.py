@@ -21,9 +21,11 @@ and templates/games/_log.html renders them (the table's box, the whole log, the 
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from cachetools import LRUCache
 from django.utils.translation import get_language, gettext
 
 from games.engines.base import Wording
@@ -108,27 +110,34 @@ def _line(event: dict[str, Any], text: str, *, private: bool = False) -> dict[st
     return {"icon": icon, "text": text, "private": private}
 
 
-# What a logged action's lines said, for each way of reading them: a move's answer, every
-# socket's render of it and each page load say the table's last actions again, and saying is
-# the log's main cost. The key is what the texts depend on: the action (``_action_key``),
-# which of its private lines are shown and whether each is the reader's own ("You draw ..." /
-# "Bob draws ..."), the game's wording, the reader's language and the seats' names. Bounded;
-# emptied when full.
-_SAID: dict[tuple, list[str]] = {}
-SAID_KEPT = 4096
+# The log's three caches (cachetools, bounded, least recently used dropped first). A page,
+# a move's answer and every socket's render read the table's last actions again, and
+# formatting them is the log's main cost. Their keys name a logged action for good
+# (``_action_key``: its game, its place in the log and the moment it was saved) and everything
+# its words depend on, so an entry is never stale: nothing needs emptying, and a process's
+# restart is the only other way out.
+#
+# ``TEXTS``: an action's texts, per way of reading them: which private lines are shown and
+# whether each is the reader's own ("You draw ..." / "Bob draws ..."), the game's wording,
+# the reader's language and the seats' names.
+_LOCK = threading.Lock()
+TEXTS: LRUCache[tuple, list[str]] = LRUCache(maxsize=4096)
+# ``ENTRIES``: an action as a log entry (its lines grouped and numbered), per reader.
+ENTRIES: LRUCache[tuple, tuple[dict[str, Any], int | None, str | None]] = LRUCache(maxsize=4096)
+# ``ROUND_STARTS``: how many rounds an action starts (almost always none), per game kind.
+ROUND_STARTS: LRUCache[tuple, int] = LRUCache(maxsize=4096)
 
 
-def _kept(memo: dict[tuple, T], key: tuple, limit: int, make: Callable[..., T], *args: Any) -> T:
-    """``memo[key]``, made by ``make(*args)`` the first time it is asked for; a memo holding
-    ``limit`` values is emptied first (the log's memos below are all bounded so). The
-    arguments are passed, not bound in a closure: a log asks for its 20 entries on every
-    page, and a closure or ``partial`` each time is an allocation for the asking alone."""
-    value = memo.get(key)
+def _cached(cache: LRUCache, key: tuple, make: Callable[..., T], *args: Any) -> T:
+    """``cache[key]``, made by ``make(*args)`` the first time it is asked for. The arguments
+    are passed, not bound in a closure: a log asks for its 20 entries on every page."""
+    # cachetools' caches are not thread-safe, and the consumer renders on threads of its own.
+    with _LOCK:
+        value = cache.get(key)
     if value is None:
         value = make(*args)
-        if len(memo) >= limit:
-            memo.clear()
-        memo[key] = value
+        with _LOCK:
+            cache[key] = value
     return value
 
 
@@ -169,10 +178,10 @@ def _texts(
         id(wording),
         *(reading or _reading(names)),
     )
-    return _kept(_SAID, key, SAID_KEPT, _said, game_event, shown, wording, names)
+    return _cached(TEXTS, key, _texts_format, game_event, shown, wording, names)
 
 
-def _said(
+def _texts_format(
     game_event: Any,
     shown: list[tuple[int, dict[str, Any], bool]],
     wording: Wording,
@@ -286,7 +295,7 @@ def log_entries(
     round_now: int | None = None,
 ) -> list[dict[str, Any]]:
     """The log entries of ``events`` (in seq order) as ``position`` may read them. The
-    entries are new dicts; their ``lines`` are shared with later readings (``_ENTRIES``) and
+    entries are new dicts; their ``lines`` are shared with later readings (``ENTRIES``) and
     are read, never changed.
 
     Round numbers come from the log itself when it starts at the first move; a log that
@@ -309,10 +318,9 @@ def log_entries(
     for game_event, action in zip(events, actions, strict=True):
         reader = _reader(game_event, position, everything)
         key = (action, reader, everything, kind, reading, round_number, phase)
-        entry, round_number, phase = _kept(
-            _ENTRIES,
+        entry, round_number, phase = _cached(
+            ENTRIES,
             key,
-            ENTRIES_KEPT,
             _entry_read,
             game_event,
             position,
@@ -345,24 +353,8 @@ def _reader(game_event: Any, position: int | None, everything: bool) -> int | No
     return position if position in seats else None
 
 
-# Each logged action as a log entry, per reading of it: the table's log reads its last 20
-# actions on every page, move answer and push, all but the newest read before, and building
-# the entries and their lines was what the log still cost once its texts were kept
-# (``_SAID``). The key is ``_SAID``'s and what else an entry depends on: the reader
-# (``_reader``: which private lines, whose), whether every seat's lines show, and the round
-# and phase the action starts under (its lines continue them). Bounded; emptied when full.
-_ENTRIES: dict[tuple, tuple[dict[str, Any], int | None, str | None]] = {}
-ENTRIES_KEPT = 4096
-
-
-# How many rounds each logged action starts (almost always none), per action and game kind: a
-# window of the log numbers its rounds back from the round now, and counting them read every
-# action's events (a kept action's are parsed only when read: games/selectors/kept_log.py). Bounded.
-_STARTS: dict[tuple, int] = {}
-
-
 def _round_starts(game_event: Any, action: tuple, kind: str | None, wording: Wording) -> int:
-    return _kept(_STARTS, (action, kind), ENTRIES_KEPT, _starts_counted, game_event, wording)
+    return _cached(ROUND_STARTS, (action, kind), _starts_counted, game_event, wording)
 
 
 def _starts_counted(game_event: Any, wording: Wording) -> int:

@@ -230,8 +230,8 @@ def test_the_english_places_an_event_keeps_say_what_the_phrases_say():
 
 @pytest.mark.parametrize("saved", [False, True], ids=["in-memory", "saved"])
 def test_a_log_read_again_says_what_a_first_reading_says_for_every_reader(saved):
-    """The log's texts and entries are kept between readings (games/selectors/gamelog.py ``_SAID``,
-    ``_ENTRIES``): the same actions read by another seat, after the end, in another language
+    """The log's texts and entries are kept between readings (games/selectors/gamelog.py ``TEXTS``,
+    ``ENTRIES``): the same actions read by another seat, after the end, in another language
     or with a seat handed to someone else must read as if said for the first time. A saved
     action is known by its game, place and time; one never saved, by its content."""
     from datetime import UTC, datetime, timedelta
@@ -261,8 +261,9 @@ def test_a_log_read_again_says_what_a_first_reading_says_for_every_reader(saved)
 
     first = {}
     for reading in readings:
-        gamelog._SAID.clear()
-        gamelog._ENTRIES.clear()
+        gamelog.TEXTS.clear()
+        gamelog.ENTRIES.clear()
+        gamelog.ROUND_STARTS.clear()
         first[reading] = read(*reading)
     for reading in readings + readings[::-1]:
         assert read(*reading) == first[reading], reading
