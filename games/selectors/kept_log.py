@@ -14,7 +14,7 @@ never reaches a template as it is: the log shows each viewer only what is theirs
 
 Each kept action holds its events as JSON *text* (``"events"``), parsed only when a reading
 asks for them (``KeptEvent.public_events``): the log keeps what each action said once read
-(games/selectors/gamelog.py ``_ENTRIES``), so a page, answer or push reads its 20 actions without
+(games/selectors/gamelog.py ``ENTRIES``), so a page, answer or push reads its 20 actions without
 parsing them again, and the game read for a request holds 20 strings instead of hundreds of
 lists and dicts for the garbage collector to walk until it is freed. Copies written before
 (``"public"`` / ``"private"`` as JSON) are read as they are; the next move writes the new form.
@@ -67,7 +67,7 @@ class KeptEvent:
         self.by_clock, self.created_at = by_clock, created_at
         # The seats its private events are for, known without parsing them (the log shares
         # an action's entry among the readers who see none: games/selectors/gamelog.py
-        # ``_ENTRIES``); None in a copy written before it was kept.
+        # ``ENTRIES``); None in a copy written before it was kept.
         self.private_to = private_to
         self._text = events_text
         self._events = None if events_text is not None else (public_events, private_events)

@@ -78,9 +78,9 @@ def test_each_viewer_reads_the_same_log_from_the_copy_as_from_the_events(kind, a
 
 
 def _log_memos_clear() -> None:
-    gamelog._SAID.clear()
-    gamelog._ENTRIES.clear()
-    gamelog._STARTS.clear()
+    gamelog.TEXTS.clear()
+    gamelog.ENTRIES.clear()
+    gamelog.ROUND_STARTS.clear()
 
 
 def test_a_log_read_again_parses_none_of_its_kept_actions(alice, bob, monkeypatch):
