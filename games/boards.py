@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games.catchup import spot_key
-from games.templatetags.board_labels import cargo_name
+from games.templatetags.board_labels import bullets_count, cargo_name, napad_send_label
 
 TO_LOCOMOTIVE = "locomotive"
 
@@ -34,26 +34,44 @@ def action_key(action: dict[str, Any]) -> str:
 # --- To jest napad! ---------------------------------------------------------------------
 
 
+class _CargoNames(dict):
+    """Each cargo named once per board (a late board holds 15–25 played cards and a hand of up
+    to 9, of 3 cargoes): a name is a translation lookup."""
+
+    def __missing__(self, cargo: Any) -> Any:
+        name = self[cargo] = cargo_name(cargo)
+        return name
+
+
+def napad_hand_named(hand: list[dict[str, Any]], cargo_names: dict | None = None) -> list:
+    """Name each half of a hand's cards for the template (games/napad/board.html#hand-card):
+    its cargo, and its bullets ("2 bullets") when it has some. The replay's every hand too."""
+    names = _CargoNames() if cargo_names is None else cargo_names
+    for card in hand:
+        for half in card["halves"]:
+            half["cargo_name"] = names[half.get("cargo")]
+            half["bullets_label"] = bullets_count(half["bullets"]) if half.get("bullets") else ""
+    return hand
+
+
 def napad_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bool:
-    """Group played cards by colour (each named for screen readers: "gold 6 up") and hang the
-    legal play on each half of my hand.
+    """Group played cards by colour (each named for screen readers: "gold 6 up", its other half
+    marked down), name the halves of my hand and hang the legal play on each.
 
     Returns True: every legal action has its button on the board."""
     up_label = gettext("%(cargo)s %(value)s up")
-    # Each cargo named once per board: a late board holds 15–25 played cards of 3 cargoes.
-    cargo_names: dict[Any, Any] = {}
+    cargo_names = _CargoNames()
     for seat in view["seats"]:
         by_colour: dict[str, list[dict[str, Any]]] = {}
         cargo_of: dict[str, Any] = {}
         for card in seat["played"]:
             colour = card["colour"]
             for half in card["halves"]:
+                half["down"] = half["colour"] != colour
+            for half in card["halves"]:
                 if half["colour"] == colour:
                     cargo = half["cargo"]
-                    name = cargo_names.get(cargo)
-                    if name is None:
-                        name = cargo_names[cargo] = cargo_name(cargo)
-                    card["label"] = up_label % {"cargo": name, "value": half["value"]}
+                    card["label"] = up_label % {"cargo": cargo_names[cargo], "value": half["value"]}
                     cargo_of.setdefault(colour, cargo)
                     break
             by_colour.setdefault(colour, []).append(card)
@@ -67,10 +85,12 @@ def napad_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bo
             for colour in ("yellow", "red", "green")
             if colour in by_colour
         ]
-    for card in view.get("hand") or []:
+    for card in napad_hand_named(view.get("hand") or [], cargo_names):
         for half in card["halves"]:
             key = action_key({"type": "play", "card": card["id"], "colour": half["colour"]})
             half["action"] = key if key in legal else None
+            if half["action"]:
+                half["send_label"] = napad_send_label(half)
     pass_key = action_key({"type": "pass"})
     view["pass_action"] = pass_key if pass_key in legal else None
     view["is_my_turn"] = bool(legal)
@@ -182,6 +202,12 @@ def colt_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> boo
     # hand waits below the board.
     view["hand_first"] = view.get("hand") is not None and view["phase"] == "schemin"
     return bool(legal) and placed == set(legal)
+
+
+def hand_named(kind: str, hand: list) -> list:
+    """A seat's hand as the replay's "every hand" shows it (games/<kind>/hands.html): a Napad
+    hand's halves named as the table's hand names them; a Colt Express hand as it is."""
+    return napad_hand_named(hand) if kind == "napad" else hand
 
 
 DECORATORS = {"napad": napad_decorate, "colt": colt_decorate}

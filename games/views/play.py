@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
+from games.boards import hand_named
 from games.engines import EngineError, get_engine
 from games.gamelog import log_entries, log_groups
 from games.limits import CHAT, limit_reached, limited_response, member_key
@@ -257,7 +258,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         context["all_hands"] = [
             {
                 "name": context["names"].get(seat),
-                "hand": engine.view(state, seat)["hand"],
+                "hand": hand_named(game.kind, engine.view(state, seat)["hand"]),
                 "viewer": seat,
             }
             for seat in seat_positions
