@@ -16,7 +16,14 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games.catchup import spot_key
-from games.templatetags.board_labels import bullets_count, cargo_name, napad_send_label
+from games.templatetags.board_labels import (
+    bullets_count,
+    cargo_name,
+    colt_card_name,
+    colt_play_face_down_label,
+    colt_play_label,
+    napad_send_label,
+)
 
 TO_LOCOMOTIVE = "locomotive"
 
@@ -146,22 +153,35 @@ def colt_choice_marks(view: dict[str, Any], action: dict[str, Any]) -> str:
     return " ".join(mark for mark in marks if mark)
 
 
+def colt_card_named(card: str) -> dict[str, Any]:
+    """A card of a hand as games/colt/board.html#card_face shows it: its name, and whether it
+    is a bullet (the table's hand and the replay's every hand)."""
+    return {"card": card, "name": colt_card_name(card), "is_bullet": card.startswith("bullet:")}
+
+
 def colt_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bool:
     """Put bandits (with names) into the spots they stand in, the pile's owners on the pile,
-    and the legal Schemin' plays on the cards of my hand.
+    and the legal Schemin' plays (each with its button's label) on the cards of my hand.
 
     Returns True when every legal action got its button on the board (Schemin'); Stealin'
     choices are left to the page's list of actions."""
     bandits = view["bandits"]
     for bandit in bandits:
         bandit["css"] = bandit["character"].lower()
+    # A bandit standing in a spot shows only who it is: the car holds just that, so a car's
+    # data (the key of its cached fragment, games/colt/board.html) changes only when someone
+    # moves in or out, not with a hand or a bullet.
+    standing = [
+        {key: bandit.get(key) for key in ("seat", "css", "character", "name")}
+        for bandit in bandits
+    ]
     for car in view["train"]:
         for level in ("inside", "roof"):
-            car[level]["bandits"] = [bandits[seat] for seat in car[level]["bandits"]]
+            car[level]["bandits"] = [standing[seat] for seat in car[level]["bandits"]]
             car[level]["mark"] = spot_key(car["index"], level)
     if view.get("time_machine"):
         view["time_machine"]["bandits"] = [
-            bandits[seat] for seat in view["time_machine"]["bandits"]
+            standing[seat] for seat in view["time_machine"]["bandits"]
         ]
     view["hidden_bandits"] = [b for b in bandits if b["level"] == "hidden" and b["car"] is None]
     hiding = next((b for b in bandits if b["level"] == "hidden" and b["car"] is not None), None)
@@ -169,27 +189,30 @@ def colt_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> boo
     pending = view.get("pending")
     current = pending.get("card") if pending else view.get("resolving")
     for index, card in enumerate(view["pile"]):
-        card["bandit"] = bandits[card["seat"]]
+        card["bandit"] = standing[card["seat"]]
         card["is_resolving"] = current == index
         card["index"] = index
     if pending:
-        pending["bandit"] = bandits[pending["seat"]]
+        pending["bandit"] = standing[pending["seat"]]
         pile_index = pending.get("card")
         if isinstance(pile_index, int) and 0 <= pile_index < len(view["pile"]):
             pending["pile_card"] = view["pile"][pile_index]
     placed = set()
     hand = []
     for position, card in enumerate(view.get("hand") or []):
-        entry = {
-            "card": card,
-            "is_bullet": card.startswith("bullet:"),
-            "plays": [],
-            "position": position,
-        }
+        entry = {**colt_card_named(card), "plays": [], "position": position}
         for face_down in (False, True):
             key = action_key({"type": "play", "card": card, "face_down": face_down})
             if key in legal:
-                entry["plays"].append({"json": key, "face_down": face_down})
+                label = colt_play_face_down_label(card) if face_down else colt_play_label(card)
+                entry["plays"].append(
+                    {
+                        "json": key,
+                        "face_down": face_down,
+                        "label": label,
+                        "first": not entry["plays"],
+                    }
+                )
                 placed.add(key)
         hand.append(entry)
     view["hand_cards"] = hand
@@ -205,9 +228,11 @@ def colt_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> boo
 
 
 def hand_named(kind: str, hand: list) -> list:
-    """A seat's hand as the replay's "every hand" shows it (games/<kind>/hands.html): a Napad
-    hand's halves named as the table's hand names them; a Colt Express hand as it is."""
-    return napad_hand_named(hand) if kind == "napad" else hand
+    """A seat's hand as the replay's "every hand" shows it (games/<kind>/hands.html), its cards
+    named as the table's hand names them."""
+    if kind == "napad":
+        return napad_hand_named(hand)
+    return [colt_card_named(card) for card in hand]
 
 
 DECORATORS = {"napad": napad_decorate, "colt": colt_decorate}
