@@ -172,8 +172,7 @@ def colt_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> boo
     # data (the key of its cached fragment, games/colt/board.html) changes only when someone
     # moves in or out, not with a hand or a bullet.
     standing = [
-        {key: bandit.get(key) for key in ("seat", "css", "character", "name")}
-        for bandit in bandits
+        {key: bandit.get(key) for key in ("seat", "css", "character", "name")} for bandit in bandits
     ]
     for car in view["train"]:
         for level in ("inside", "roof"):
