@@ -206,10 +206,11 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # --- Cache (the fair limits and the log-in throttle, presence) -----------------------------------
-# ``{% cache %}``'s fragments (Django reads this alias when it exists): the game log's lines
-# (templates/games/_log.html), keyed by everything they show, so a fragment never goes stale
-# and needs no invalidation. In each process's memory: a log renders its last 20 actions on
-# every page, answer and push, and a round trip per action would cost more than rendering.
+# ``{% cache %}``'s fragments (Django reads this alias when it exists): the game log's lines,
+# a Napad seat, a Colt Express car and action pile (templates/games/; decision 0015), keyed by
+# everything they show, so a fragment never goes stale and needs no invalidation. In each
+# process's memory: every page, answer and push renders them, and a round trip per fragment
+# would cost more than rendering.
 _TEMPLATE_FRAGMENTS = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "template-fragments",

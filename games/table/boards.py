@@ -16,7 +16,14 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games.table.catchup import spot_key
-from games.templatetags.board_labels import cargo_name
+from games.templatetags.board_labels import (
+    bullets_count,
+    cargo_name,
+    colt_card_name,
+    colt_play_face_down_label,
+    colt_play_label,
+    napad_send_label,
+)
 
 TO_LOCOMOTIVE = "locomotive"
 
@@ -34,26 +41,44 @@ def action_key(action: dict[str, Any]) -> str:
 # --- To jest napad! ---------------------------------------------------------------------
 
 
+class _CargoNames(dict):
+    """Each cargo named once per board (a late board holds 15–25 played cards and a hand of up
+    to 9, of 3 cargoes): a name is a translation lookup."""
+
+    def __missing__(self, cargo: Any) -> Any:
+        name = self[cargo] = cargo_name(cargo)
+        return name
+
+
+def napad_hand_named(hand: list[dict[str, Any]], cargo_names: dict | None = None) -> list:
+    """Name each half of a hand's cards for the template (games/napad/board.html#hand-card):
+    its cargo, and its bullets ("2 bullets") when it has some. The replay's every hand too."""
+    names = _CargoNames() if cargo_names is None else cargo_names
+    for card in hand:
+        for half in card["halves"]:
+            half["cargo_name"] = names[half.get("cargo")]
+            half["bullets_label"] = bullets_count(half["bullets"]) if half.get("bullets") else ""
+    return hand
+
+
 def napad_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bool:
-    """Group played cards by colour (each named for screen readers: "gold 6 up") and hang the
-    legal play on each half of my hand.
+    """Group played cards by colour (each named for screen readers: "gold 6 up", its other half
+    marked down), name the halves of my hand and hang the legal play on each.
 
     Returns True: every legal action has its button on the board."""
     up_label = gettext("%(cargo)s %(value)s up")
-    # Each cargo named once per board: a late board holds 15–25 played cards of 3 cargoes.
-    cargo_names: dict[Any, Any] = {}
+    cargo_names = _CargoNames()
     for seat in view["seats"]:
         by_colour: dict[str, list[dict[str, Any]]] = {}
         cargo_of: dict[str, Any] = {}
         for card in seat["played"]:
             colour = card["colour"]
             for half in card["halves"]:
+                half["down"] = half["colour"] != colour
+            for half in card["halves"]:
                 if half["colour"] == colour:
                     cargo = half["cargo"]
-                    name = cargo_names.get(cargo)
-                    if name is None:
-                        name = cargo_names[cargo] = cargo_name(cargo)
-                    card["label"] = up_label % {"cargo": name, "value": half["value"]}
+                    card["label"] = up_label % {"cargo": cargo_names[cargo], "value": half["value"]}
                     cargo_of.setdefault(colour, cargo)
                     break
             by_colour.setdefault(colour, []).append(card)
@@ -67,10 +92,12 @@ def napad_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bo
             for colour in ("yellow", "red", "green")
             if colour in by_colour
         ]
-    for card in view.get("hand") or []:
+    for card in napad_hand_named(view.get("hand") or [], cargo_names):
         for half in card["halves"]:
             key = action_key({"type": "play", "card": card["id"], "colour": half["colour"]})
             half["action"] = key if key in legal else None
+            if half["action"]:
+                half["send_label"] = napad_send_label(half)
     pass_key = action_key({"type": "pass"})
     view["pass_action"] = pass_key if pass_key in legal else None
     view["is_my_turn"] = bool(legal)
@@ -126,22 +153,34 @@ def colt_choice_marks(view: dict[str, Any], action: dict[str, Any]) -> str:
     return " ".join(mark for mark in marks if mark)
 
 
+def colt_card_named(card: str) -> dict[str, Any]:
+    """A card of a hand as games/colt/board.html#card_face shows it: its name, and whether it
+    is a bullet (the table's hand and the replay's every hand)."""
+    return {"card": card, "name": colt_card_name(card), "is_bullet": card.startswith("bullet:")}
+
+
 def colt_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> bool:
     """Put bandits (with names) into the spots they stand in, the pile's owners on the pile,
-    and the legal Schemin' plays on the cards of my hand.
+    and the legal Schemin' plays (each with its button's label) on the cards of my hand.
 
     Returns True when every legal action got its button on the board (Schemin'); Stealin'
     choices are left to the page's list of actions."""
     bandits = view["bandits"]
     for bandit in bandits:
         bandit["css"] = bandit["character"].lower()
+    # A bandit standing in a spot shows only who it is: the car holds just that, so a car's
+    # data (the key of its cached fragment, games/colt/board.html) changes only when someone
+    # moves in or out, not with a hand or a bullet.
+    standing = [
+        {key: bandit.get(key) for key in ("seat", "css", "character", "name")} for bandit in bandits
+    ]
     for car in view["train"]:
         for level in ("inside", "roof"):
-            car[level]["bandits"] = [bandits[seat] for seat in car[level]["bandits"]]
+            car[level]["bandits"] = [standing[seat] for seat in car[level]["bandits"]]
             car[level]["mark"] = spot_key(car["index"], level)
     if view.get("time_machine"):
         view["time_machine"]["bandits"] = [
-            bandits[seat] for seat in view["time_machine"]["bandits"]
+            standing[seat] for seat in view["time_machine"]["bandits"]
         ]
     view["hidden_bandits"] = [b for b in bandits if b["level"] == "hidden" and b["car"] is None]
     hiding = next((b for b in bandits if b["level"] == "hidden" and b["car"] is not None), None)
@@ -149,27 +188,30 @@ def colt_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> boo
     pending = view.get("pending")
     current = pending.get("card") if pending else view.get("resolving")
     for index, card in enumerate(view["pile"]):
-        card["bandit"] = bandits[card["seat"]]
+        card["bandit"] = standing[card["seat"]]
         card["is_resolving"] = current == index
         card["index"] = index
     if pending:
-        pending["bandit"] = bandits[pending["seat"]]
+        pending["bandit"] = standing[pending["seat"]]
         pile_index = pending.get("card")
         if isinstance(pile_index, int) and 0 <= pile_index < len(view["pile"]):
             pending["pile_card"] = view["pile"][pile_index]
     placed = set()
     hand = []
     for position, card in enumerate(view.get("hand") or []):
-        entry = {
-            "card": card,
-            "is_bullet": card.startswith("bullet:"),
-            "plays": [],
-            "position": position,
-        }
+        entry = {**colt_card_named(card), "plays": [], "position": position}
         for face_down in (False, True):
             key = action_key({"type": "play", "card": card, "face_down": face_down})
             if key in legal:
-                entry["plays"].append({"json": key, "face_down": face_down})
+                label = colt_play_face_down_label(card) if face_down else colt_play_label(card)
+                entry["plays"].append(
+                    {
+                        "json": key,
+                        "face_down": face_down,
+                        "label": label,
+                        "first": not entry["plays"],
+                    }
+                )
                 placed.add(key)
         hand.append(entry)
     view["hand_cards"] = hand
@@ -182,6 +224,14 @@ def colt_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> boo
     # hand waits below the board.
     view["hand_first"] = view.get("hand") is not None and view["phase"] == "schemin"
     return bool(legal) and placed == set(legal)
+
+
+def hand_named(kind: str, hand: list) -> list:
+    """A seat's hand as the replay's "every hand" shows it (games/<kind>/hands.html), its cards
+    named as the table's hand names them."""
+    if kind == "napad":
+        return napad_hand_named(hand)
+    return [colt_card_named(card) for card in hand]
 
 
 DECORATORS = {"napad": napad_decorate, "colt": colt_decorate}

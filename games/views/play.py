@@ -32,6 +32,7 @@ from games.selectors.tables import (
 from games.services import play
 from games.services.replay import game_replay_state, game_verify
 from games.services.visits import visit_page_open
+from games.table.boards import hand_named
 from games.table.rendering import (
     board_context,
     game_context,
@@ -257,7 +258,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         context["all_hands"] = [
             {
                 "name": context["names"].get(seat),
-                "hand": engine.view(state, seat)["hand"],
+                "hand": hand_named(game.kind, engine.view(state, seat)["hand"]),
                 "viewer": seat,
             }
             for seat in seat_positions

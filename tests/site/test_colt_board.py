@@ -494,8 +494,9 @@ ODD_VIEW = {
         {"seat": 1, "css": "<c>", "character": "<C>", "name": "<b>me</b>", "loot": {"purse": 1},
          "loot_value": "<9>", "purse_values": ["<250>", 300], "stand_in_since": None},
     ],
-    "hand_cards": [{"card": "<h>", "is_bullet": False, "position": "<p>", "plays": [
-        {"json": '{"a": "<b>"}', "face_down": False}, {"json": "'x'", "face_down": True}]}],
+    "hand_cards": [{"card": "<h>", "name": "<h>", "is_bullet": False, "position": "<p>", "plays": [
+        {"json": '{"a": "<b>"}', "face_down": False, "label": "<l>", "first": True},
+        {"json": "'x'", "face_down": True, "label": "<l>", "first": False}]}],
     "is_my_turn": True,
     "draw_action": '{"type": "<draw>"}',
 }  # fmt: skip

@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
 from games.engines import get_engine
-from games.table.boards import DECORATORS, action_key
+from games.table.boards import DECORATORS, action_key, hand_named
 from games.templatetags.board_labels import cargo_name, gang_name, phase_name
 from games.templatetags.when_tags import on_date
 from tests.markupkit import Element, parse, squash
@@ -247,8 +247,9 @@ ODD_PLAYED = {
     "colour": 'bl"ue',
     "label": "<b>złoto</b> & 5",
     "halves": [
-        {"colour": 'bl"ue', "value": "<5>", "bullets": None},
-        {"colour": "red", "value": 1200, "bullets": 2},
+        # As games/table/boards.py napad_decorate marks them: the half not up is down.
+        {"colour": 'bl"ue', "value": "<5>", "bullets": None, "down": False},
+        {"colour": "red", "value": 1200, "bullets": 2, "down": True},
     ],
 }
 
@@ -473,7 +474,7 @@ def test_the_replays_every_hand_shows_the_tables_hand_cards():
     engine = get_engine("napad")
     state = engine.setup(engine.default_config(), 3, seed="replay-hands")
     for seat in range(3):
-        hand = engine.view(state, seat)["hand"]
+        hand = hand_named("napad", engine.view(state, seat)["hand"])
         html = render_to_string(
             "games/napad/hands.html", {"hand": hand, "seat": {"viewer": seat, "hand": hand}}
         )
