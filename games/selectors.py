@@ -20,6 +20,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
     Count,
     Exists,
+    F,
+    FilteredRelation,
     OuterRef,
     Prefetch,
     Q,
@@ -48,11 +50,9 @@ from games.models import (
     Notification,
     Player,
     PushSubscription,
-    Rating,
     Seat,
     StandingOrder,
     TableNotice,
-    TableVisit,
 )
 
 LOBBY_LIMIT = 50
@@ -200,12 +200,18 @@ def _table_columns() -> tuple[str, ...]:
     return (*(f.name for f in Game._meta.concrete_fields), *_TABLE_RELATED_COLUMNS)
 
 
+def _one_game(game_id: int, queryset: QuerySet[Game] | None = None) -> QuerySet[Game]:
+    # One row by its key needs no order: without order_by() Django would compile the model's
+    # default ordering (newest first) into every read of a game for nothing.
+    return (Game.objects if queryset is None else queryset).filter(pk=game_id).order_by()
+
+
 # The reads of one game that every page, fragment, push and move makes: the game with its
 # clock hints (``leave_from``: the date the leave hint looks from) and its ruleset, and its
 # seats as one ``prefetch_related`` — two queries whatever the game's length.
 def _game_for_table(game_id: int, leave_from: date) -> QuerySet[Game]:
     return (
-        _clock_hints(Game.objects.filter(pk=game_id), leave_from)
+        _clock_hints(_one_game(game_id), leave_from)
         .select_related("ruleset")
         .only(*_table_columns())
     )
@@ -213,7 +219,7 @@ def _game_for_table(game_id: int, leave_from: date) -> QuerySet[Game]:
 
 def _game_for_page(game_id: int, leave_from: date) -> QuerySet[Game]:
     return (
-        _clock_hints(Game.objects.filter(pk=game_id), leave_from)
+        _clock_hints(_one_game(game_id), leave_from)
         .select_related("ruleset", "fixture__round", "fixture__season__league")
         .only(*_page_columns())
     )
@@ -221,11 +227,13 @@ def _game_for_page(game_id: int, leave_from: date) -> QuerySet[Game]:
 
 def _visit_of(queryset: QuerySet[Game], player: Player) -> QuerySet[Game]:
     """The member's ``TableVisit`` and unread notifications, as columns of the game's row."""
-    visits = TableVisit.objects.filter(game=OuterRef("pk"), player=player)
     unread = Notification.objects.filter(player=player, read_at__isnull=True)
+    # The visit as a join (one row at most: a member has one visit per table), cheaper for
+    # Django to build than a subquery for each of its two columns.
     return queryset.annotate(
-        visit_seen=Subquery(visits.values("seen_version")[:1]),
-        visit_since=Subquery(visits.values("since_version")[:1]),
+        visitor_visit=FilteredRelation("visits", condition=Q(visits__player=player)),
+        visit_seen=F("visitor_visit__seen_version"),
+        visit_since=F("visitor_visit__since_version"),
         # The page's bell (templates/partials/bell.html): no query of its own.
         visitor_unread=Subquery(
             unread.order_by().values("player_id").annotate(count=Count("pk")).values("count")
@@ -241,11 +249,13 @@ def _seats_of() -> QuerySet[Seat]:
 
 
 def _seats_rated(kind: str) -> QuerySet[Seat]:
-    # Each seat's rating in the game's own kind, which the page's header shows.
-    ratings = Rating.objects.filter(player_id=OuterRef("player_id"), kind=kind)
+    # Each seat's rating in the game's own kind, which the page's header shows: joined (a
+    # member has one rating per kind), cheaper for Django to build than two subqueries.
+    rating = FilteredRelation("player__ratings", condition=Q(player__ratings__kind=kind))
     return _seats_with_players().annotate(
-        rating_mu=Subquery(ratings.values("mu")[:1]),
-        rating_sigma=Subquery(ratings.values("sigma")[:1]),
+        seat_rating=rating,
+        rating_mu=F("seat_rating__mu"),
+        rating_sigma=F("seat_rating__sigma"),
     )
 
 
@@ -309,7 +319,7 @@ def game_locked_for_move(game_id: int) -> Game | None:
     the turn clock have anything to read (``_clock_hints``): a move at a table with nobody on
     leave reads no leave. Two queries; ``None`` for no such game."""
     leave_from = _leave_from()
-    queryset = _clock_hints(Game.objects.select_for_update().filter(pk=game_id), leave_from)
+    queryset = _clock_hints(_one_game(game_id, Game.objects.select_for_update()), leave_from)
     return _game_read(queryset, lambda game: _seats_with_push(), leave_from)
 
 
@@ -319,7 +329,7 @@ def game_unchanged(game: Game) -> bool:
     same query says whether the clock panel has anything to read (``_clock_hints``), so the
     answer drawn from this copy skips the panel's empty reads."""
     leave_from = _leave_from()
-    same = Game.objects.filter(pk=game.pk, version=game.version, status=game.status)
+    same = _one_game(game.pk).filter(version=game.version, status=game.status)
     hints = _clock_hints(same, leave_from).values(
         "hint_leave", "hint_notices", "hint_extensions", "hint_orders"
     )
