@@ -20,6 +20,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
     Count,
     Exists,
+    F,
+    FilteredRelation,
     OuterRef,
     Prefetch,
     Q,
@@ -41,11 +43,9 @@ from games.models import (
     Notification,
     Player,
     PushSubscription,
-    Rating,
     Seat,
     StandingOrder,
     TableNotice,
-    TableVisit,
 )
 from games.selectors.kept_log import (
     KEPT_EVENTS,
@@ -122,19 +122,12 @@ def _leave_from() -> date:
     return (timezone.now() - timedelta(days=CLOCK_HINT_LEAVE_DAYS)).date()
 
 
-def _clock_hints(queryset: QuerySet[Game], leave_from: date | None = None) -> QuerySet[Game]:
+def _clock_hints(leave_from: date) -> dict[str, Exists]:
     """Whether the clock panel has anything to read — a seated member's leave, a notice, a
     "+24 h" given, a standing order (Colt Express) —, asked as EXISTS in the game's own query.
     Most tables have none of them, and the panel's readers (``players_on_leave``,
     ``table_notices``, ``extensions_given``, ``standing_orders_for``) then skip their query
     (``game.clock_none``: the set of what is known to be empty)."""
-    return queryset.annotate(**_clock_hint_expressions(leave_from or _leave_from()))
-
-
-@functools.lru_cache(maxsize=2)
-def _clock_hint_expressions(leave_from: date) -> dict[str, Exists]:
-    # Built once a day: making the four subqueries costs more than a query's round trip on a
-    # busy machine, and annotate() copies what it is given, so sharing them is safe.
     return {
         "hint_leave": Exists(
             Leave.objects.filter(player__seats__game=OuterRef("pk"), end__gte=leave_from)
@@ -143,6 +136,34 @@ def _clock_hint_expressions(leave_from: date) -> dict[str, Exists]:
         "hint_extensions": Exists(DeadlineExtension.objects.filter(game=OuterRef("pk"))),
         "hint_orders": Exists(StandingOrder.objects.filter(game=OuterRef("pk"))),
     }
+
+
+# The reads of one game by its key start from these querysets, each defined once a day (the
+# leave hint's date is part of it): building the four subqueries and resolving them into the
+# game's query costs more than the database's answer, and a queryset is never changed by
+# what is chained onto it (filter() copies), so every request can start from the same one.
+# They hold no rows and no compiled SQL: only the date keys them. Unordered: one row by its
+# key needs no order, and Django would otherwise compile the model's default ordering
+# (newest first) into every read of a game for nothing.
+@functools.lru_cache(maxsize=2)
+def _games_hinted(leave_from: date) -> QuerySet[Game]:
+    return Game.objects.order_by().annotate(**_clock_hints(leave_from))
+
+
+@functools.lru_cache(maxsize=2)
+def _games_for_table(leave_from: date) -> QuerySet[Game]:
+    return _games_hinted(leave_from).select_related("ruleset").only(*_table_columns())
+
+
+@functools.lru_cache(maxsize=2)
+def _games_for_page(leave_from: date) -> QuerySet[Game]:
+    related = ("ruleset", "fixture__round", "fixture__season__league")
+    return _games_hinted(leave_from).select_related(*related).only(*_page_columns())
+
+
+@functools.lru_cache(maxsize=2)
+def _games_locked(leave_from: date) -> QuerySet[Game]:
+    return _games_hinted(leave_from).select_for_update()
 
 
 def _clock_hints_keep(game: Game, leave_from: date) -> None:
@@ -204,28 +225,22 @@ def _table_columns() -> tuple[str, ...]:
 # clock hints (``leave_from``: the date the leave hint looks from) and its ruleset, and its
 # seats as one ``prefetch_related`` — two queries whatever the game's length.
 def _game_for_table(game_id: int, leave_from: date) -> QuerySet[Game]:
-    return (
-        _clock_hints(Game.objects.filter(pk=game_id), leave_from)
-        .select_related("ruleset")
-        .only(*_table_columns())
-    )
+    return _games_for_table(leave_from).filter(pk=game_id)
 
 
 def _game_for_page(game_id: int, leave_from: date) -> QuerySet[Game]:
-    return (
-        _clock_hints(Game.objects.filter(pk=game_id), leave_from)
-        .select_related("ruleset", "fixture__round", "fixture__season__league")
-        .only(*_page_columns())
-    )
+    return _games_for_page(leave_from).filter(pk=game_id)
 
 
 def _visit_of(queryset: QuerySet[Game], player: Player) -> QuerySet[Game]:
     """The member's ``TableVisit`` and unread notifications, as columns of the game's row."""
-    visits = TableVisit.objects.filter(game=OuterRef("pk"), player=player)
     unread = Notification.objects.filter(player=player, read_at__isnull=True)
+    # The visit as a join (one row at most: a member has one visit per table), cheaper for
+    # Django to build than a subquery for each of its two columns.
     return queryset.annotate(
-        visit_seen=Subquery(visits.values("seen_version")[:1]),
-        visit_since=Subquery(visits.values("since_version")[:1]),
+        visitor_visit=FilteredRelation("visits", condition=Q(visits__player=player)),
+        visit_seen=F("visitor_visit__seen_version"),
+        visit_since=F("visitor_visit__since_version"),
         # The page's bell (templates/partials/bell.html): no query of its own.
         visitor_unread=Subquery(
             unread.order_by().values("player_id").annotate(count=Count("pk")).values("count")
@@ -241,11 +256,13 @@ def _seats_of() -> QuerySet[Seat]:
 
 
 def _seats_rated(kind: str) -> QuerySet[Seat]:
-    # Each seat's rating in the game's own kind, which the page's header shows.
-    ratings = Rating.objects.filter(player_id=OuterRef("player_id"), kind=kind)
+    # Each seat's rating in the game's own kind, which the page's header shows: joined (a
+    # member has one rating per kind), cheaper for Django to build than two subqueries.
+    rating = FilteredRelation("player__ratings", condition=Q(player__ratings__kind=kind))
     return _seats_with_players().annotate(
-        rating_mu=Subquery(ratings.values("mu")[:1]),
-        rating_sigma=Subquery(ratings.values("sigma")[:1]),
+        seat_rating=rating,
+        rating_mu=F("seat_rating__mu"),
+        rating_sigma=F("seat_rating__sigma"),
     )
 
 
@@ -309,7 +326,7 @@ def game_locked_for_move(game_id: int) -> Game | None:
     the turn clock have anything to read (``_clock_hints``): a move at a table with nobody on
     leave reads no leave. Two queries; ``None`` for no such game."""
     leave_from = _leave_from()
-    queryset = _clock_hints(Game.objects.select_for_update().filter(pk=game_id), leave_from)
+    queryset = _games_locked(leave_from).filter(pk=game_id)
     return _game_read(queryset, lambda game: _seats_with_push(), leave_from)
 
 
@@ -319,10 +336,8 @@ def game_unchanged(game: Game) -> bool:
     same query says whether the clock panel has anything to read (``_clock_hints``), so the
     answer drawn from this copy skips the panel's empty reads."""
     leave_from = _leave_from()
-    same = Game.objects.filter(pk=game.pk, version=game.version, status=game.status)
-    hints = _clock_hints(same, leave_from).values(
-        "hint_leave", "hint_notices", "hint_extensions", "hint_orders"
-    )
+    same = _games_hinted(leave_from).filter(pk=game.pk, version=game.version, status=game.status)
+    hints = same.values("hint_leave", "hint_notices", "hint_extensions", "hint_orders")
     found = list(hints)
     if not found:
         return False
