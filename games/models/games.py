@@ -62,7 +62,7 @@ class Game(models.Model):
     # The seats that must act now (engine.to_move), kept beside the state so the lobby can put
     # "my turn" first without loading every game's state.
     to_move = ReadFastJSONField(default=list, blank=True)
-    # The log's last lines, written by each move with its state (games/selectors/kept_log.py): the
+    # The log's last lines, written by each move with its state (games/selectors/log_copy.py): the
     # page, its fragment, every push and the move's answer read them with the game, not in a query
     # of their own. A copy: the events table is the record. Holds private events, like state. Kept
     # as text, not jsonb: nothing queries into it, and jsonb costs each read its output.
@@ -148,7 +148,7 @@ class GameEvent(models.Model):
     private_events = ReadFastJSONField(default=list)
     by_clock = models.BooleanField(default=False)
     # A move gives its own time (the moment its deadline counts from, and the time the
-    # game's kept copy of the log shows: games/selectors/kept_log.py); anything else, now.
+    # game's copy of the log shows: games/selectors/log_copy.py); anything else, now.
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:

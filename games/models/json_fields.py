@@ -2,7 +2,7 @@
 ``JSONTextField``: JSON kept in a text column, for a copy the database never looks into.
 
 A game's row is read on every page, fragment, move and push, and parsing its JSON (the
-engine's state and the log's last lines kept on it, games/selectors/kept_log.py) is a visible part
+engine's state and the log's last lines kept on it, games/selectors/log_copy.py) is a visible part
 of a page late in a game — more the longer the log's lines. orjson builds the same values faster.
 Every move writes the row back (the state, its event, the log's copy), and orjson writes the
 same JSON (``json_written``) faster than ``json.dumps`` (figures: docs/performance.md and
@@ -85,7 +85,7 @@ class JSONTextField(models.TextField):
     """A JSON value (a list, a dict) kept as compact JSON text in a ``text`` column, read by
     orjson: what the model holds is the value, as with ``JSONField``.
 
-    For the log's copy on the game's row (``Game.recent_events``, games/selectors/kept_log.py):
+    For the log's copy on the game's row (``Game.recent_events``, games/selectors/log_copy.py):
     every page, fragment, push and move reads it with the game, and the database never filters on
     it. PostgreSQL writes a ``jsonb`` value out as text on every read (and parses it on every
     write), which text skips (figures: docs/decisions/0005-log-copy-on-the-game-row.md).

@@ -46,8 +46,8 @@ class Notification(models.Model):
     @property
     def display_text(self) -> str:
         """The notification in the active language (its message), or as it was written."""
-        from games.text.wording import say
+        from games.text.wording import phrase_format
 
         if isinstance(self.message, dict) and self.message.get("text"):
-            return say(self.message)[:300]
+            return phrase_format(self.message)[:300]
         return self.text

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 DISPLAY_NAME_KEY_MAX = 160
 
-# After casefold, so each maps to the Latin letter its capital or small form is drawn like
+# After casefold, so each maps to the Latin letter its capital or small form is rendered like
 # (a Cyrillic "Н" is an "H", a Greek "Ν" an "N").
 # fmt: off
 _LOOKALIKES = str.maketrans(

@@ -30,7 +30,7 @@ from django.utils.translation import get_language, gettext
 
 from games.engines.base import Wording
 from games.models import GameEvent
-from games.text.wording import Names, say, wording_for
+from games.text.wording import Names, phrase_format, wording_for
 
 T = TypeVar("T")
 
@@ -102,7 +102,7 @@ def event_text(
     text = None
     if others:
         text = event.get("others_text") or wording.others_texts.get(event.get("type", ""))
-    return say(event, wording=wording, names=names, text=text)
+    return phrase_format(event, wording=wording, names=names, text=text)
 
 
 def _line(event: dict[str, Any], text: str, *, private: bool = False) -> dict[str, Any]:
@@ -341,7 +341,7 @@ def _reader(game_event: Any, position: int | None, everything: bool) -> int | No
     for them (or every seat's show, each "You ..." or "Bob ..."), otherwise anyone's (``None``,
     as a spectator reads it) — the seats that see none of its private lines read the same
     entry, so one read for a member's move answer serves the next member's too. A kept
-    action says whose its private events are (games/selectors/kept_log.py); an event row, or a copy
+    action says whose its private events are (games/selectors/log_copy.py); an event row, or a copy
     kept before it said so, is looked into."""
     if position is None or everything:
         return position

@@ -2,7 +2,7 @@
 
 A copy of a game read for one request, one broadcast or one move keeps what is read about it
 (``read_once``: the log's last lines, the clock panel's leave, notices and "+24 h", and the
-engine's parsed state, ``game_state``), so everything drawn from that copy — a page, the
+engine's parsed state, ``game_state``), so everything rendered from that copy — a page, the
 answer to a move, every viewer's fragment of one broadcast — reads each of them once. A copy
 lives only as long as that request or send, so what it keeps is as fresh as the copy itself.
 """
@@ -47,12 +47,12 @@ from games.models import (
     StandingOrder,
     TableNotice,
 )
-from games.selectors.kept_log import (
-    KEPT_EVENTS,
-    KeptEvent,
-    kept_events_current,
-    kept_events_of,
-    kept_events_read,
+from games.selectors.log_copy import (
+    RECENT_EVENTS,
+    RecentEvent,
+    recent_events_current,
+    recent_events_of,
+    recent_events_read,
 )
 
 LOBBY_LIMIT = 50
@@ -67,15 +67,15 @@ T = TypeVar("T")
 def read_once(game: Game, key: Hashable, read: Callable[[], T]) -> T:
     """``read()`` the first time this copy of ``game`` is asked for ``key``; the same value
     after that (module docstring)."""
-    reads = game.__dict__.setdefault("_reads_kept", {})
+    reads = game.__dict__.setdefault("_reads_done", {})
     if key not in reads:
         reads[key] = read()
     return reads[key]
 
 
-def _read_kept(game: Game, key: Hashable) -> bool:
+def _read_done(game: Game, key: Hashable) -> bool:
     """Whether this copy of ``game`` already keeps a ``read_once`` value for ``key``."""
-    return key in game.__dict__.get("_reads_kept", {})
+    return key in game.__dict__.get("_reads_done", {})
 
 
 def game_state(game: Game) -> Any:
@@ -88,10 +88,10 @@ def game_state(game: Game) -> Any:
     raw = game.state
     if raw is None:
         return None
-    kept = game.__dict__.get("_state_parsed")
-    if kept is None or kept[0] is not raw:
-        kept = game.__dict__["_state_parsed"] = (raw, get_engine(game.kind).from_stored(raw))
-    return kept[1]
+    parsed = game.__dict__.get("_state_parsed")
+    if parsed is None or parsed[0] is not raw:
+        parsed = game.__dict__["_state_parsed"] = (raw, get_engine(game.kind).from_stored(raw))
+    return parsed[1]
 
 
 def game_state_remember(game: Game, state: Any) -> None:
@@ -406,7 +406,7 @@ def table_access_known(game: Game, user: AbstractBaseUser) -> TableAccess | None
     socket's event loop)."""
     if not user.is_authenticated or not get_user_model().player.is_cached(user):
         return None
-    if not _read_kept(game, _SEATS_READ):
+    if not _read_done(game, _SEATS_READ):
         return None
     player = user.player
     seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
@@ -508,7 +508,7 @@ def _recent_events(game_id: int, limit: int) -> QuerySet[GameEvent]:
     return events.order_by("-seq")[:limit]
 
 
-def _kept_log_loaded(game: Game) -> list[dict[str, Any]] | None:
+def _log_copy_loaded(game: Game) -> list[dict[str, Any]] | None:
     """The copy of the log's last lines on this copy of the game's row, ``None`` when it was
     read without that column (deferred: a list of tables), which must not cost a query."""
     if "recent_events" in game.get_deferred_fields():
@@ -516,15 +516,15 @@ def _kept_log_loaded(game: Game) -> list[dict[str, Any]] | None:
     return game.recent_events
 
 
-def game_recent_events(game: Game, *, limit: int) -> list[GameEvent | KeptEvent]:
+def game_recent_events(game: Game, *, limit: int) -> list[GameEvent | RecentEvent]:
     """The last ``limit`` events, oldest first: from the copy on the game's row when it is
-    current and long enough (games/selectors/kept_log.py), otherwise one query whatever the game's
+    current and long enough (games/selectors/log_copy.py), otherwise one query whatever the game's
     length; once per copy of the game."""
 
-    def read() -> list[GameEvent | KeptEvent]:
-        kept = kept_events_read(game.pk, _kept_log_loaded(game), game.version, limit)
-        if kept is not None:
-            return kept
+    def read() -> list[GameEvent | RecentEvent]:
+        recent = recent_events_read(game.pk, _log_copy_loaded(game), game.version, limit)
+        if recent is not None:
+            return recent
         return _events_last(game.pk, limit)
 
     return read_once(game, ("recent_events", limit), read)
@@ -536,16 +536,16 @@ def _events_last(game_id: int, limit: int) -> list[GameEvent]:
     return recent
 
 
-def game_kept_events(game: Game) -> list[dict[str, Any]]:
+def game_log_copy(game: Game) -> list[dict[str, Any]]:
     """The copy of the log's last lines that this copy of the game, at its version, should
     carry: its own when current, else built from the events (one query: a game saved before
     the copy existed, or whose events were written some other way)."""
-    kept = _kept_log_loaded(game)
+    recent = _log_copy_loaded(game)
     if game.version == 0:
         return []
-    if kept_events_current(kept, game.version):
-        return kept
-    return kept_events_of(_events_last(game.pk, KEPT_EVENTS))
+    if recent_events_current(recent, game.version):
+        return recent
+    return recent_events_of(_events_last(game.pk, RECENT_EVENTS))
 
 
 def game_chat(game: Game, *, limit: int = CHAT_LINES) -> list[ChatMessage]:

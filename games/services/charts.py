@@ -1,4 +1,4 @@
-"""Charts drawn on the server as SVG coordinates (no JavaScript needed): a member's rating
+"""Charts rendered on the server as SVG coordinates (no JavaScript needed): a member's rating
 history (one line) and the end screen's round-by-round loot of every player (one line each,
 on one scale)."""
 

@@ -25,7 +25,7 @@ from games.models import Game, ModerationAction, Notification, Player, Seat, Tur
 from games.services.clocks.deadlines import clock_for, turn_clock_refresh
 from games.services.followups import bot_move_owed
 from games.text.bots import bot_kind_for
-from games.text.wording import say
+from games.text.wording import phrase_format
 
 # A moderator may push a deadline this far at once; repeated extensions are audited.
 MAX_DEADLINE_EXTENSION = timedelta(days=30)
@@ -104,7 +104,7 @@ def _players_notify(
     message = notification_message(text, args)
     for player in players:
         with translation.override(player.language or "en"):
-            rendered = say(message)[:300]
+            rendered = phrase_format(message)[:300]
         Notification.objects.get_or_create(
             player=player,
             key=key,

@@ -29,10 +29,10 @@ from django.utils.translation import gettext as _
 
 from games.engines import IllegalAction, get_engine
 from games.models import Game, GameEvent, Seat
-from games.selectors.kept_log import kept_events_after_move
+from games.selectors.log_copy import recent_events_after_move
 from games.selectors.tables import (
-    game_kept_events,
     game_locked_for_move,
+    game_log_copy,
     game_state_remember,
 )
 from games.text.parsing import strict_int
@@ -133,9 +133,9 @@ def move_apply(
         raise MoveRefused(_("This game is not running."))
     if expected_version != game.version:
         raise MoveRefused(
-            _("The game moved on since your page was drawn; here is the table as it is now.")
+            _("The game moved on since your page was rendered; here is the table as it is now.")
         )
-    # Read with the game and kept on it: the move's answer is drawn from this game.
+    # Read with the game and kept on it: the move's answer is rendered from this game.
     seats = list(game.seats.all())
     if user is not None:
         mine = [s for s in seats if s.player is not None and s.player.user_id == user.pk]
@@ -193,19 +193,19 @@ def move_apply(
         by_clock=by_clock,
         created_at=now,
     )
-    # The log's last lines ride on the row (games/selectors/kept_log.py): pages read them with the
+    # The log's last lines ride on the row (games/selectors/log_copy.py): pages read them with the
     # game.
-    changes["recent_events"] = kept_events_after_move(game_kept_events(game), logged)
+    changes["recent_events"] = recent_events_after_move(game_log_copy(game), logged)
     # Compare-and-set: the row only if it is still at the version this move was computed
     # from. Another writer can have saved first only where the row lock is not real (SQLite).
     if not Game.objects.filter(pk=game.pk, version=game.version).update(**changes):
         raise MoveRefused(
-            _("The game moved on since your page was drawn; here is the table as it is now.")
+            _("The game moved on since your page was rendered; here is the table as it is now.")
         )
     logged.save(force_insert=True)
     for name, value in changes.items():
         setattr(game, name, value)
-    # The answer to the move is drawn from this game: its state is already parsed.
+    # The answer to the move is rendered from this game: its state is already parsed.
     game_state_remember(game, new_state)
     return AppliedMove(
         game=game,

@@ -19,7 +19,7 @@ from games.broadcast import game_updated_on_commit, user_notified_on_commit
 from games.models import Game, Notification, Player, TableNotice
 from games.selectors.tables import clock_known_empty, read_once
 from games.services.push.outbox import notification_push_owe
-from games.text.wording import say, text_render
+from games.text.wording import phrase_format, text_render
 
 
 def game_url(game_id: int) -> str:
@@ -65,7 +65,7 @@ def notification_send(
     ``args["count"]``); it is said in whatever language the member reads it in."""
     message = notification_message(text, args, plural=plural)
     with translation.override(player.language or "en"):
-        rendered = say(message)[:300]
+        rendered = phrase_format(message)[:300]
     if url is None:
         url = game_url(game.pk) if game is not None else ""
     try:

@@ -48,7 +48,7 @@ from games.services.queueing import bot_move_queue_on_commit, task_queue_on_comm
 from games.services.replay import seed_hash
 from games.services.standing_orders import standing_order_carried_out, standing_order_due
 from games.text.bots import bot_kind_for
-from games.text.wording import say
+from games.text.wording import phrase_format
 
 logger = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ def game_create(
         config = engine.apply_options(ruleset.config, options)
     except ConfigError as error:
         for path, message in error.phrases:
-            problems.setdefault("options", []).append(f"{path}: {say(message)}")
+            problems.setdefault("options", []).append(f"{path}: {phrase_format(message)}")
         config = None
     if problems:
         first_field, first_messages = next(iter(problems.items()))

@@ -33,7 +33,7 @@ from django.utils.translation import ngettext
 from games.engines import get_engine
 from games.models import Game
 from games.selectors.gamelog import log_entries, log_groups
-from games.selectors.kept_log import KEPT_EVENTS
+from games.selectors.log_copy import RECENT_EVENTS
 from games.selectors.naming import seat_name
 from games.selectors.tables import game_chat, game_events, game_recent_events, game_state
 from games.services.charts import scores_chart
@@ -41,13 +41,13 @@ from games.services.replay import game_round_scores
 from games.table.boards import CHOICE_MARKS, DECORATORS, action_key
 from games.table.catchup import CONTEXT_ACTIONS, SINCE_ACTIONS, catchup_build
 from games.table.status import game_status
-from games.text.wording import action_label, say
+from games.text.wording import action_label, phrase_format
 
 __all__ = ["action_key"]  # re-exported for the API (games/api/games.py)
 
 # The log's last lines: as many as each move keeps on the game's row, so drawing them needs
-# no query of their own (games/selectors/kept_log.py).
-LOG_LINES = KEPT_EVENTS
+# no query of their own (games/selectors/log_copy.py).
+LOG_LINES = RECENT_EVENTS
 # Actions the live region reads out after a change (older ones: "…").
 ANNOUNCED_ACTIONS = 3
 CHART_CACHE_SECONDS = 7 * 24 * 3600
@@ -226,7 +226,7 @@ def game_context(
         result = engine.result(state)
         identities = {seat.position: seat.identity for seat in seats}
         context["result"] = {
-            "tie_break": " ".join(say(note) for note in engine.result_notes(state)),
+            "tie_break": " ".join(phrase_format(note) for note in engine.result_notes(state)),
             "rows": [
                 {
                     **row,
@@ -322,7 +322,7 @@ def render_game_live(
 @functools.cache
 def render_since_closed() -> str:
     """The "since your last visit" panel emptied by id: the member acted or dismissed it.
-    The same few bytes every time (no words, nothing of the member's): drawn once per
+    The same few bytes every time (no words, nothing of the member's): rendered once per
     process, not once per move."""
     return render_to_string(SINCE_TEMPLATE, {"since": None, "since_oob": True})
 

@@ -10,7 +10,7 @@ The terms are the engines' own (``games/engines/<game>/wording.py``, the ruleboo
 ``docs/glossary.md``), so the board and the log say the same word for the same thing.
 
 Filters rather than an ``{% include %}`` of a small template or a ``{% blocktranslate %}``: these
-texts are drawn inside loops over every card, half and seat, where an include costs a template
+texts are rendered inside loops over every card, half and seat, where an include costs a template
 lookup, a context push and a chain of ``{% if %}`` tags, and a blocktranslate a context push and
 a render of its own — many times a dictionary lookup and one ``gettext``. The msgids are the ones
 the templates used, and the output is the same: like blocktranslate, the number is localized and

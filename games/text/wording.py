@@ -1,4 +1,4 @@
-"""Phrases said in the reader's language: engine events, action labels, engine errors, stored
+"""Phrases in the reader's language: engine events, action labels, engine errors, stored
 notifications.
 
 Engines cannot import Django, so they speak in *phrases* (``games.engines.base.phrase``):
@@ -93,7 +93,7 @@ def who(seat: Any, identity: Any, wording: Wording, names: Names | None) -> str:
     return str(said)
 
 
-def say(
+def phrase_format(
     value: Any,
     *,
     wording: Wording | None = None,
@@ -107,7 +107,7 @@ def say(
     message (an event's line as the other seats read it)."""
     wording = wording or Wording()
     if isinstance(value, list):
-        return join_words([say(item, wording=wording, names=names) for item in value])
+        return join_words([phrase_format(item, wording=wording, names=names) for item in value])
     if not isinstance(value, dict):
         return "" if value is None else str(value)
     if "text" not in value:
@@ -129,23 +129,23 @@ def say(
         if terms is None and wording.derive_terms is not None and "type" in value:
             terms = wording.derive_terms(value)
         terms = terms or {}
-    said = _SaidArgs(args, terms, wording, names)
+    formatted = _FormatArgs(args, terms, wording, names)
     try:
         if plural:
             count = args.get("count")
             translated = ngettext(message, plural, count if isinstance(count, int) else 0)
         else:
             translated = gettext(message) if message else ""
-        return translated % said
+        return translated % formatted
     except (KeyError, TypeError, ValueError):
         if text:
             # The other seats' wording needs an argument this (older) event lacks.
-            return say(value, wording=wording, names=names, terms=terms)
+            return phrase_format(value, wording=wording, names=names, terms=terms)
         return str(english({"text": message, "plural": plural, "args": args}))
 
 
-class _SaidArgs(dict):
-    """An event's arguments, each said only when the message asks for it."""
+class _FormatArgs(dict):
+    """An event's arguments, each formatted only when the message asks for it."""
 
     def __init__(self, args: Mapping[str, Any], terms: Mapping[str, Any], wording, names):
         super().__init__()
@@ -154,13 +154,13 @@ class _SaidArgs(dict):
     def __missing__(self, key: str) -> Any:
         args, wording, names = self._args, self._wording, self._names
         if key in self._terms:
-            said = say(self._terms[key], wording=wording, names=names)
+            said = phrase_format(self._terms[key], wording=wording, names=names)
         elif key in args:
             arg = args[key]
             if key in wording.seat_args and isinstance(arg, str):
                 said = who(args.get(wording.seat_args[key]), arg, wording, names)
             elif isinstance(arg, dict | list):
-                said = say(arg, wording=wording, names=names)
+                said = phrase_format(arg, wording=wording, names=names)
             else:
                 said = term(wording, key, arg)
         elif key == "who":
@@ -179,14 +179,14 @@ def action_label(
         made = engine.action_phrase(state, seat, action)
     except (KeyError, TypeError, ValueError, IndexError):
         made = {"text": str(action.get("label", "")), "args": {}}
-    return say(made, wording=engine.wording, names=names)
+    return phrase_format(made, wording=engine.wording, names=names)
 
 
 def error_text(error: Exception) -> str:
     """An engine's refusal (``IllegalAction``) or any error in the active language."""
     made = getattr(error, "phrase", None)
     if isinstance(made, dict):
-        return say(made, wording=_all_wordings())
+        return phrase_format(made, wording=_all_wordings())
     return gettext(str(error))
 
 
@@ -195,7 +195,7 @@ def config_problems(error: Any) -> list[tuple[str, str]]:
     phrases = getattr(error, "phrases", None)
     if phrases is None:
         return list(getattr(error, "problems", []))
-    return [(path, say(message)) for path, message in phrases]
+    return [(path, phrase_format(message)) for path, message in phrases]
 
 
 def bot_label(kind: Any) -> Any:
@@ -226,8 +226,8 @@ def time_left_words(seconds: float) -> str:
 
 def text_render(text: str, args: dict[str, Any] | None = None, *, plural: str | None = None) -> str:
     """A marked English text in the active language, filled with its arguments (which may
-    be phrases, game terms or durations: :func:`say`)."""
+    be phrases, game terms or durations: :func:`phrase_format`)."""
     message: dict[str, Any] = {"text": text, "args": args or {}}
     if plural:
         message["plural"] = plural
-    return say(message)
+    return phrase_format(message)

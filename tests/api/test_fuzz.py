@@ -73,7 +73,7 @@ def test_the_move_endpoint_never_fails_and_refusals_change_nothing(
         running = game.status == Game.Status.RUNNING
         api = client_to_move(game_id, alice_api, bob_api) if running else alice_api
         legal = _legal_now(game)
-        # The game moves on between examples, so what is drawn must not depend on it: the
+        # The game moves on between examples, so what is rendered must not depend on it: the
         # same draws every time (Hypothesis replays them), read against the game as it is.
         pick = data.draw(st.integers(0, 255))
         tack = data.draw(st.booleans())

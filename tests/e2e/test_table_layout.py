@@ -5,7 +5,7 @@ and Polish: geometry, not pixels.
   Stealin' choice, the Time Machine's hideout, Pickpocketing): the decision's controls lie
   inside the first viewport, every car of the train has the same top, nothing is wider than
   the viewport.
-- The end screens: their tables do not overflow, the round-by-round chart is drawn, no
+- The end screens: their tables do not overflow, the round-by-round chart is rendered, no
   "passed" or marker badge is left over.
 - Two members: one moves while the other's page is closed; the other comes back and finds
   those moves in "since your last visit", the changed spots marked, "Watch it" playing them
@@ -159,7 +159,7 @@ def test_the_end_screens_fit_and_chart_the_rounds(live_club, browser, tables, si
         where = f"{name} ({size})"
         expect(page.locator("#result")).to_be_visible()
         expect(page.locator("#game-status")).to_contain_text("The game is over")
-        # One line per player over the rounds, drawn by the server.
+        # One line per player over the rounds, rendered by the server.
         assert page.locator(".end-chart svg polyline").count() >= 2
         for table in page.locator("#result table").all():
             if not table.is_visible():

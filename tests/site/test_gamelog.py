@@ -12,7 +12,7 @@ from games.engines import get_engine
 from games.engines.base import phrase
 from games.models import GameEvent
 from games.selectors.gamelog import event_text, log_entries, log_groups
-from games.text.wording import action_label, say
+from games.text.wording import action_label, phrase_format
 
 NAMES = {0: "Alice", 1: "Bob", 2: "Carol"}
 
@@ -209,7 +209,7 @@ def test_a_refusal_from_an_engine_reads_in_the_players_language():
 def test_a_phrase_that_cannot_be_said_falls_back_to_english_not_an_error():
     broken = {"type": "x", "text": "%(missing)s moves.", "args": {}}
     assert event_text(broken, NAMES) == "%(missing)s moves."
-    assert say([phrase("gold"), phrase("money")]) == "gold and money"
+    assert phrase_format([phrase("gold"), phrase("money")]) == "gold and money"
 
 
 def test_the_english_places_an_event_keeps_say_what_the_phrases_say():

@@ -203,7 +203,7 @@ def test_the_page_fragment_for_htmx(alice, bob):
 # (session, user, player, savepoint, locked game, seats, guarded update, event, the turn
 # clock's row, release; whether the game moved on since is asked only when a bot or a
 # standing order may have moved it) — the same on SQLite and PostgreSQL. The log's
-# last lines come with the game's row (games/selectors/kept_log.py; they were a query of their
+# last lines come with the game's row (games/selectors/log_copy.py; they were a query of their
 # own on each). The bounds leave no room for a query per move.
 # The turn clocks add a fixed few (games/services/clocks): on the page the clock panel's
 # leave, notices and "+24 h" lookups; on a move the clock row, notices and "+24 h" — the
@@ -278,7 +278,7 @@ def test_a_move_costs_the_same_queries_early_and_late(alice, bob, django_assert_
 
 
 def test_a_move_and_its_answer_parse_the_state_once(alice, bob, monkeypatch):
-    # The answer's board is drawn from the state the move just computed: one parse per move,
+    # The answer's board is rendered from the state the move just computed: one parse per move,
     # to apply it (it was one more for the answer), early and late alike — and the state is
     # never copied through JSON again (the row's own dict is read, the engine's answer stored).
     game = napad_game(alice, bob)
@@ -316,7 +316,7 @@ def test_a_move_and_its_answer_parse_the_state_once(alice, bob, monkeypatch):
 def test_a_moves_answer_asks_again_only_if_a_bot_or_an_order_may_have_moved_on(
     alice, bob, monkeypatch
 ):
-    # The answer is drawn from the game the move saved. Asking whether the game moved on since
+    # The answer is rendered from the game the move saved. Asking whether the game moved on since
     # (a query) is owed only when the move queued something that may move it right after
     # commit: the bot to move next, a standing order (Colt Express). Between two members
     # nothing can: the next move is the other member's, made from their page later.
@@ -342,7 +342,7 @@ def test_a_moves_answer_asks_again_only_if_a_bot_or_an_order_may_have_moved_on(
         bot_move_play(with_bot.pk, with_bot.version)  # the bot opened: alice's turn now
         with_bot.refresh_from_db()
     response = _post_move(client_for(alice), with_bot, first_legal(with_bot))
-    # The bot is to move: it may have played before the answer is drawn.
+    # The bot is to move: it may have played before the answer is rendered.
     assert f'data-version="{with_bot.version + 1}"' in response.content.decode()
     assert asked == [with_bot.pk]
 

@@ -45,7 +45,7 @@ def _svg(body: str) -> bytes:
 
 
 def icon_sources(source: Path) -> dict[str, tuple[bytes, int]]:
-    """Every icon file name with the SVG it is drawn from and its size in pixels."""
+    """Every icon file name with the SVG it is rendered from and its size in pixels."""
     background, ink, car = _mark(source)
     original = source.read_bytes()
     shrunk = (

@@ -9,7 +9,7 @@
   ``manage.py makemessages -a`` on an up-to-date tree leaves the files byte for byte as they
   were (``.ci/run`` checks that).
 - ``pgettext_noop(context, message)`` marks a message with a context without translating it
-  (the default rulesets' names, stored in English and said in the reader's language), and
+  (the default rulesets' names, stored in English and in the reader's language), and
   ``plural_noop(singular, plural)`` a message with its plural (``games.engines.base``).
 """
 

@@ -218,7 +218,7 @@ def test_views_do_not_depend_on_what_the_seat_cannot_see(engine, table, steps, s
 @settings(max_examples=30, deadline=None)
 @given(table=tables, steps=st.integers(min_value=0, max_value=120))
 def test_the_board_view_is_the_view_less_what_no_board_draws(engine, table, steps):
-    """The board (every page, move answer and push) is drawn from ``board_view``: the view
+    """The board (every page, move answer and push) is rendered from ``board_view``: the view
     without the out-of-game cards' faces and the components, nothing else missing, nothing
     added — so it can show no more than the view, and the board draws all it drew."""
     _config, state = new_game(engine, table)

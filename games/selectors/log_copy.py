@@ -1,19 +1,19 @@
-"""The log's last lines kept on the game's own row (``Game.recent_events``).
+"""The log's last lines copied onto the game's own row (``Game.recent_events``).
 
-Every page, HTMX fragment, socket push and move answer shows the log's last ``KEPT_EVENTS``
+Every page, HTMX fragment, socket push and move answer shows the log's last ``RECENT_EVENTS``
 actions. Reading them from ``GameEvent`` cost a query of their own on each of those requests;
 the game's row is read anyway, so each move also writes the last lines there, in the same
 UPDATE that saves its state (games/services/moves.py).
 
-The events table stays the record: a kept copy is used only when it provably ends at the
-game's own version and reaches back far enough (``kept_events_read``); anything else (a game
+The events table stays the record: a copy is used only when it provably ends at the
+game's own version and reaches back far enough (``recent_events_read``); anything else (a game
 saved before this column existed, an event written some other way, a page that wants more
 lines) reads ``GameEvent`` as before. Like ``Game.state``, the copy holds private events and
 never reaches a template as it is: the log shows each viewer only what is theirs
-(games/selectors/gamelog.py). The action as submitted is not kept (it may hold a face-down card).
+(games/selectors/gamelog.py). The action as submitted is not copied (it may hold a face-down card).
 
-Each kept action holds its events as JSON *text* (``"events"``), parsed only when a reading
-asks for them (``KeptEvent.public_events``): the log keeps what each action said once read
+Each copied action holds its events as JSON *text* (``"events"``), parsed only when a reading
+asks for them (``RecentEvent.public_events``): the log keeps what each action said once read
 (games/selectors/gamelog.py ``ENTRIES``), so a page, answer or push reads its 20 actions without
 parsing them again, and the game read for a request holds 20 strings instead of hundreds of
 lists and dicts for the garbage collector to walk until it is freed. Copies written before
@@ -32,10 +32,10 @@ from games.models.json_fields import json_parsed
 
 # The game page's log (games/table/rendering.py LOG_LINES): every request that draws it finds its
 # lines on the row.
-KEPT_EVENTS = 20
+RECENT_EVENTS = 20
 
 
-class KeptEvent:
+class RecentEvent:
     """What the log and "since your last visit" read of a ``GameEvent`` (same names). Its
     events are parsed from the copy's text the first time they are read."""
 
@@ -67,7 +67,7 @@ class KeptEvent:
         self.by_clock, self.created_at = by_clock, created_at
         # The seats its private events are for, known without parsing them (the log shares
         # an action's entry among the readers who see none: games/selectors/gamelog.py
-        # ``ENTRIES``); None in a copy written before it was kept.
+        # ``ENTRIES``); None in a copy written before it was copied.
         self.private_to = private_to
         self._text = events_text
         self._events = None if events_text is not None else (public_events, private_events)
@@ -87,7 +87,7 @@ class KeptEvent:
         return self._parsed()[1] or []
 
     def __repr__(self) -> str:
-        return f"KeptEvent(game_id={self.game_id}, seq={self.seq})"
+        return f"RecentEvent(game_id={self.game_id}, seq={self.seq})"
 
 
 def _events_text(event: Any) -> str:
@@ -107,8 +107,8 @@ def private_seats(private_events: list[dict[str, Any]]) -> list[int]:
     return sorted({seat for event in private_events for seat in event.get("private_to", ())})
 
 
-def kept_events_after_move(kept: list[dict[str, Any]], event: Any) -> list[dict[str, Any]]:
-    """The row's new copy once ``event`` (the ``GameEvent`` just written) follows ``kept``,
+def recent_events_after_move(recent: list[dict[str, Any]], event: Any) -> list[dict[str, Any]]:
+    """The row's new copy once ``event`` (the ``GameEvent`` just written) follows ``recent``,
     the copy that ended at the version before it (callers check that first)."""
     entry = {
         "seq": event.seq,
@@ -118,38 +118,43 @@ def kept_events_after_move(kept: list[dict[str, Any]], event: Any) -> list[dict[
         "events": _events_text(event),
         "private_to": private_seats(event.private_events),
     }
-    return [*kept, entry][-KEPT_EVENTS:]
+    return [*recent, entry][-RECENT_EVENTS:]
 
 
-def kept_events_of(events: list[Any]) -> list[dict[str, Any]]:
+def recent_events_of(events: list[Any]) -> list[dict[str, Any]]:
     """A fresh copy from ``GameEvent`` rows (the last ones, oldest first)."""
-    kept: list[dict[str, Any]] = []
-    for event in events[-KEPT_EVENTS:]:
-        kept = kept_events_after_move(kept, event)
-    return kept
+    recent: list[dict[str, Any]] = []
+    for event in events[-RECENT_EVENTS:]:
+        recent = recent_events_after_move(recent, event)
+    return recent
 
 
-def kept_events_current(kept: Any, version: int) -> bool:
-    """Whether ``kept`` ends at ``version`` and holds every event up to it (or the last
-    ``KEPT_EVENTS``): a move may append to it, a read may use it."""
-    if not isinstance(kept, list) or not kept or version < 1:
+def recent_events_current(recent: Any, version: int) -> bool:
+    """Whether ``recent`` ends at ``version`` and holds every event up to it (or the last
+    ``RECENT_EVENTS``): a move may append to it, a read may use it."""
+    if not isinstance(recent, list) or not recent or version < 1:
         return False
-    if kept[-1].get("seq") != version:
+    if recent[-1].get("seq") != version:
         return False
-    return len(kept) >= min(version, KEPT_EVENTS) and kept[0].get("seq") == version - len(kept) + 1
+    return (
+        len(recent) >= min(version, RECENT_EVENTS)
+        and recent[0].get("seq") == version - len(recent) + 1
+    )
 
 
-def kept_events_read(game_id: int, kept: Any, version: int, limit: int) -> list[KeptEvent] | None:
+def recent_events_read(
+    game_id: int, recent: Any, version: int, limit: int
+) -> list[RecentEvent] | None:
     """The last ``limit`` events from the row's copy, oldest first, or ``None`` when the copy
     cannot answer (not current, or ``limit`` reaches further back than it holds)."""
     if limit < 1:
         return []
-    if not kept_events_current(kept, version):
+    if not recent_events_current(recent, version):
         return None
-    if limit > len(kept) and kept[0]["seq"] != 1:
+    if limit > len(recent) and recent[0]["seq"] != 1:
         return None
     return [
-        KeptEvent(
+        RecentEvent(
             game_id=game_id,
             seq=entry["seq"],
             seat=entry["seat"],
@@ -160,5 +165,5 @@ def kept_events_read(game_id: int, kept: Any, version: int, limit: int) -> list[
             private_events=entry.get("private"),
             private_to=entry.get("private_to"),
         )
-        for entry in kept[-limit:]
+        for entry in recent[-limit:]
     ]

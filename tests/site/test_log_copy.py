@@ -1,4 +1,4 @@
-"""The log's last lines kept on the game's row (games/selectors/kept_log.py): every viewer reads the
+"""The log's last lines kept on the game's row (games/selectors/log_copy.py): every viewer reads the
 same log from the copy as from the events table, without a query for it; a copy that is missing or
 stale is never trusted, and the next move mends it."""
 
@@ -14,12 +14,12 @@ from django.test.utils import CaptureQueriesContext
 from playkit import colt_game, napad_game, play_one
 
 from games.models import Game, GameEvent
-from games.selectors import gamelog, kept_log
-from games.selectors.kept_log import (
-    KEPT_EVENTS,
-    kept_events_current,
-    kept_events_of,
-    kept_events_read,
+from games.selectors import gamelog, log_copy
+from games.selectors.log_copy import (
+    RECENT_EVENTS,
+    recent_events_current,
+    recent_events_of,
+    recent_events_read,
 )
 from tests.personakit import client_for
 
@@ -40,7 +40,7 @@ def _reads_events(sql: list[str]) -> bool:
 
 
 def _last_events(game: Game) -> list[GameEvent]:
-    events = list(GameEvent.objects.filter(game=game).order_by("-seq")[:KEPT_EVENTS])
+    events = list(GameEvent.objects.filter(game=game).order_by("-seq")[:RECENT_EVENTS])
     events.reverse()
     return events
 
@@ -53,14 +53,14 @@ def test_each_viewer_reads_the_same_log_from_the_copy_as_from_the_events(kind, a
     else:
         game = colt_game(alice, bob, "colt-express-time-machine")
     # Past the copy's length, so it has dropped its first lines.
-    for _ in range(KEPT_EVENTS + 5):
+    for _ in range(RECENT_EVENTS + 5):
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
             break
         assert play_one(game, users).ok
     game.refresh_from_db()
-    assert game.version > KEPT_EVENTS
-    assert game.recent_events == kept_events_of(_last_events(game))
+    assert game.version > RECENT_EVENTS
+    assert game.recent_events == recent_events_of(_last_events(game))
     # Each seat sees its own private lines, the spectator only the public ones.
     viewers = {user.username: client_for(user) for user in (alice, bob, charlie)}
     from_copy = {}
@@ -88,7 +88,7 @@ def test_a_log_read_again_parses_none_of_its_kept_actions(alice, bob, monkeypatc
     answer or push that draws the same actions parses none of them again."""
     users = [alice, bob]
     game = napad_game(alice, bob)
-    for _ in range(KEPT_EVENTS + 3):
+    for _ in range(RECENT_EVENTS + 3):
         assert play_one(game, users).ok
     game.refresh_from_db()
     parsed = []
@@ -97,20 +97,20 @@ def test_a_log_read_again_parses_none_of_its_kept_actions(alice, bob, monkeypatc
         parsed.append(text)
         return json.loads(text)
 
-    monkeypatch.setattr(kept_log, "json_parsed", counted)
+    monkeypatch.setattr(log_copy, "json_parsed", counted)
     _log_memos_clear()
     client = client_for(alice)
     first, _sql = _log_and_announcement(client, game)
-    assert len(parsed) == KEPT_EVENTS
+    assert len(parsed) == RECENT_EVENTS
     again, _sql = _log_and_announcement(client, game)
     assert again == first
-    assert len(parsed) == KEPT_EVENTS
+    assert len(parsed) == RECENT_EVENTS
 
 
 def test_a_stale_copy_is_never_trusted_and_the_next_move_mends_it(alice, bob):
     users = [alice, bob]
     game = napad_game(alice, bob)
-    for _ in range(KEPT_EVENTS + 2):
+    for _ in range(RECENT_EVENTS + 2):
         assert play_one(game, users).ok
     game.refresh_from_db()
     copy_before_last_move = game.recent_events
@@ -127,13 +127,13 @@ def test_a_stale_copy_is_never_trusted_and_the_next_move_mends_it(alice, bob):
     assert stale == current
     assert play_one(game, users).ok
     game.refresh_from_db()
-    assert kept_events_current(game.recent_events, game.version)
-    assert game.recent_events == kept_events_of(_last_events(game))
+    assert recent_events_current(game.recent_events, game.version)
+    assert game.recent_events == recent_events_of(_last_events(game))
 
 
 def _read(game: Game) -> list[tuple]:
     """What the log and the "since" panel read of the row's copy."""
-    kept = kept_events_read(game.pk, game.recent_events, game.version, KEPT_EVENTS)
+    kept = recent_events_read(game.pk, game.recent_events, game.version, RECENT_EVENTS)
     return [
         (e.seq, e.seat, e.by_clock, e.created_at, e.public_events, e.private_events) for e in kept
     ]
@@ -145,7 +145,7 @@ def test_the_migration_copies_the_last_lines_of_games_already_played(alice, bob)
     the first form carries it on."""
     users = [alice, bob]
     game = napad_game(alice, bob)
-    for _ in range(KEPT_EVENTS + 2):
+    for _ in range(RECENT_EVENTS + 2):
         assert play_one(game, users).ok
     game.refresh_from_db()
     expected = _read(game)
@@ -155,11 +155,11 @@ def test_the_migration_copies_the_last_lines_of_games_already_played(alice, bob)
     migration.recent_events_copy(apps, None)
     game.refresh_from_db()
     assert all("public" in entry for entry in game.recent_events)
-    assert kept_events_current(game.recent_events, game.version)
+    assert recent_events_current(game.recent_events, game.version)
     assert _read(game) == expected
     assert play_one(game, users).ok
     game.refresh_from_db()
-    assert kept_events_current(game.recent_events, game.version)
+    assert recent_events_current(game.recent_events, game.version)
     assert _read(game) == _read_events(game)
 
 
@@ -180,9 +180,9 @@ def test_an_action_is_read_once_for_every_seat_it_shows_nothing_private(alice, b
     kept = []
     for _ in range(200):
         game.refresh_from_db()
-        kept = kept_events_read(game.pk, game.recent_events, game.version, KEPT_EVENTS) or []
+        kept = recent_events_read(game.pk, game.recent_events, game.version, RECENT_EVENTS) or []
         # A round's end (cards drawn, loot taken: private lines) within the window.
-        if any(event.private_to for event in kept[-KEPT_EVENTS // 2 :]):
+        if any(event.private_to for event in kept[-RECENT_EVENTS // 2 :]):
             break
         assert play_one(game, users).ok
     secret = next(event for event in reversed(kept) if event.private_to)
