@@ -31,7 +31,13 @@ UNREACHABLE_CACHE = {
 def cache_down(settings):
     # The limits count through the failover cache in front of the default one
     # (napad_site/failover_cache.py); its counts in memory start empty.
-    settings.CACHES = {**UNREACHABLE_CACHE, "limits": settings.LIMITS_CACHE}
+    # The fragments' cache is in the process's memory (napad_site/settings.py): it stays.
+    fragments = settings.CACHES["template_fragments"]
+    settings.CACHES = {
+        **UNREACHABLE_CACHE,
+        "limits": settings.LIMITS_CACHE,
+        "template_fragments": fragments,
+    }
     caches["limits"].fallback.clear()
     yield
     caches["limits"].fallback.clear()
