@@ -75,6 +75,8 @@ def bench_environment(
             "CACHES": {
                 "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
                 "limits": settings.LIMITS_CACHE,
+                # As the site runs: {% cache %}'s fragments in the process's memory.
+                "template_fragments": settings.CACHES["template_fragments"],
             },
             "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
             "NAPAD_BOT_MOVE_DELAY": 0,

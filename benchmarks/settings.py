@@ -13,6 +13,7 @@ import os
 
 from napad_site.settings import *  # noqa: F403
 from napad_site.settings import ALLOWED_HOSTS, INSTALLED_APPS, LIMITS_CACHE
+from napad_site.settings import CACHES as SITE_CACHES
 
 DATABASES = {"default": json.loads(os.environ["NAPAD_BENCH_DATABASE"])}
 DATABASE_ROUTERS: list = []
@@ -21,6 +22,8 @@ ROOT_URLCONF = "benchmarks.urls"
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "limits": LIMITS_CACHE,
+    # As the site runs: {% cache %}'s fragments in the process's memory.
+    "template_fragments": SITE_CACHES["template_fragments"],
 }
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
