@@ -17,7 +17,6 @@ import random
 import time
 
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connections
@@ -101,9 +100,11 @@ async def _measure(sizes: list[int]) -> dict:
             results[str(size)] = await _one_size(game_id, users, cookies, size, rng)
         return results
     finally:
-        layer = get_channel_layer()
-        if hasattr(layer, "flush"):
-            await layer.flush()
+        # No layer.flush() here: channels-redis's flush closes the connections of every event
+        # loop that used the layer, this one's and the site's broadcast loop's
+        # (games/broadcast.py), and a loop's connections can only be closed from that loop.
+        # The sockets left their group when they disconnected; this loop's connections close
+        # with it.
         # The consumers' ORM calls ran in asgiref's worker thread: close its connection there.
         await sync_to_async(connections.close_all)()
 
