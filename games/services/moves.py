@@ -133,7 +133,7 @@ def move_apply(
         raise MoveRefused(_("This game is not running."))
     if expected_version != game.version:
         raise MoveRefused(
-            _("The game moved on since your page was rendered; here is the table as it is now.")
+            _("The game moved on since your page was drawn; here is the table as it is now.")
         )
     # Read with the game and kept on it: the move's answer is rendered from this game.
     seats = list(game.seats.all())
@@ -200,7 +200,7 @@ def move_apply(
     # from. Another writer can have saved first only where the row lock is not real (SQLite).
     if not Game.objects.filter(pk=game.pk, version=game.version).update(**changes):
         raise MoveRefused(
-            _("The game moved on since your page was rendered; here is the table as it is now.")
+            _("The game moved on since your page was drawn; here is the table as it is now.")
         )
     logged.save(force_insert=True)
     for name, value in changes.items():
