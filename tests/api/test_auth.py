@@ -238,10 +238,10 @@ def test_a_script_that_names_no_language_is_answered_in_its_members_language(
     alice.player.save()
     game_id = napad_running["id"]
     stale = {"action": {"type": "pass"}, "expected_version": 999}
-    english = "The game moved on since your page was rendered"
+    english = "The game moved on since your page was drawn"
     with translation.override("pl"):
         polish = translation.gettext(
-            "The game moved on since your page was rendered; here is the table as it is now."
+            "The game moved on since your page was drawn; here is the table as it is now."
         )
     assert english not in polish
 

@@ -13,7 +13,7 @@ from games.services.rulesets import rulesets_install_defaults
 
 NAPAD = "napad-designed-default"
 # The message the play service gives a move made on a version the game has left behind.
-MOVED_ON = "The game moved on since your page was rendered; here is the table as it is now."
+MOVED_ON = "The game moved on since your page was drawn; here is the table as it is now."
 
 
 def started_game(

@@ -127,7 +127,7 @@ def test_it_applies_one_of_fifty_simultaneous_htmx_posts(alice, bob):
     assert {r.status_code for r in responses} == {200}
     pages = [r.content.decode() for r in responses]
     # HTMX always gets the fresh fragment; the refused ones carry the message in it.
-    told = [page for page in pages if "The game moved on since your page was rendered" in page]
+    told = [page for page in pages if "The game moved on since your page was drawn" in page]
     assert len(told) == SUBMISSIONS - 1
     assert all('data-version="1"' in page for page in pages)
     _assert_applied_once(game, 0)

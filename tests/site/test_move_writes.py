@@ -18,7 +18,7 @@ from games.services.play import move_submit
 
 pytestmark = pytest.mark.django_db
 
-MOVED_ON = "The game moved on since your page was rendered"
+MOVED_ON = "The game moved on since your page was drawn"
 
 
 def test_a_move_sends_the_same_model_signals_on_every_database(alice, bob):
