@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -29,18 +30,32 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 
+# Generous: the smallest whole bench takes well under a minute on an idle machine, but CI shares
+# two cores with whatever else runs.
+BENCH_TIMEOUT_SECONDS = 900
+
+
 def _bench(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="napad_site.settings")
     # Its own var folder: the bench must not need (or touch) the club's files.
     env["NAPAD_VAR_DIR"] = str(tmp_path / "var")
-    return subprocess.run(
-        [sys.executable, "manage.py", "bench", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    # A bench still running after the timeout is sent SIGABRT: faulthandler then writes every
+    # thread's stack to stderr, so the failure says where it stood, not only that it was slow.
+    env["PYTHONFAULTHANDLER"] = "1"
+    command = [sys.executable, "manage.py", "bench", *args]
+    with subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=BENCH_TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)
+            stdout, stderr = process.communicate()
+            pytest.fail(
+                f"manage.py bench {' '.join(args)} still ran after {BENCH_TIMEOUT_SECONDS} s; "
+                f"its stacks:\n{stderr[-20000:]}"
+            )
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
 def _is_number(value) -> bool:
