@@ -6,6 +6,10 @@ only ever read through ``engine.view`` before anything reaches a player.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from functools import cached_property
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -80,6 +84,13 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_kind_display()}"
+
+    @cached_property
+    def read_cache(self) -> dict[Hashable, Any]:
+        """What has been read about this copy of the game, by key: its parsed state, the log's
+        last lines, the clock panel's reads (``games.selectors.tables.read_once``). A copy is
+        loaded for one request, one broadcast or one move, and its cache goes with it."""
+        return {}
 
     @property
     def is_over(self) -> bool:

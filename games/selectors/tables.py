@@ -66,16 +66,21 @@ T = TypeVar("T")
 
 def read_once(game: Game, key: Hashable, read: Callable[[], T]) -> T:
     """``read()`` the first time this copy of ``game`` is asked for ``key``; the same value
-    after that (module docstring)."""
-    reads = game.__dict__.setdefault("_reads_done", {})
-    if key not in reads:
-        reads[key] = read()
-    return reads[key]
+    after that (module docstring). The values live in the copy's ``Game.read_cache``."""
+    cache = game.read_cache
+    if key not in cache:
+        cache[key] = read()
+    return cache[key]
 
 
 def _read_done(game: Game, key: Hashable) -> bool:
-    """Whether this copy of ``game`` already keeps a ``read_once`` value for ``key``."""
-    return key in game.__dict__.get("_reads_done", {})
+    """Whether this copy of ``game`` already has a ``read_once`` value for ``key``."""
+    return key in game.read_cache
+
+
+# The read cache's key of the parsed state: (the raw ``game.state`` it was parsed from, the
+# engine's state).
+_STATE_PARSED = "state_parsed"
 
 
 def game_state(game: Game) -> Any:
@@ -88,16 +93,16 @@ def game_state(game: Game) -> Any:
     raw = game.state
     if raw is None:
         return None
-    parsed = game.__dict__.get("_state_parsed")
+    parsed = game.read_cache.get(_STATE_PARSED)
     if parsed is None or parsed[0] is not raw:
-        parsed = game.__dict__["_state_parsed"] = (raw, get_engine(game.kind).from_stored(raw))
+        parsed = game.read_cache[_STATE_PARSED] = (raw, get_engine(game.kind).from_stored(raw))
     return parsed[1]
 
 
 def game_state_remember(game: Game, state: Any) -> None:
     """After a move: ``state`` (what the engine just returned) is the parsed form of the
     ``game.state`` now set, so the move's answer needs no second parse."""
-    game.__dict__["_state_parsed"] = (game.state, state)
+    game.read_cache[_STATE_PARSED] = (game.state, state)
 
 
 def _seats_with_players() -> QuerySet[Seat]:
@@ -127,7 +132,7 @@ def _clock_hints(leave_from: date) -> dict[str, Exists]:
     "+24 h" given, a standing order (Colt Express) —, asked as EXISTS in the game's own query.
     Most tables have none of them, and the panel's readers (``players_on_leave``,
     ``table_notices``, ``extensions_given``, ``standing_orders_for``) then skip their query
-    (``game.clock_none``: the set of what is known to be empty)."""
+    (``clock_known_empty``)."""
     return {
         "hint_leave": Exists(
             Leave.objects.filter(player__seats__game=OuterRef("pk"), end__gte=leave_from)
@@ -166,6 +171,11 @@ def _games_locked(leave_from: date) -> QuerySet[Game]:
     return _games_hinted(leave_from).select_for_update()
 
 
+# The read cache's key of what the game's own query found absent: (a set of "leave",
+# "notices", "extensions", "orders", the date the leave hint looked from).
+_CLOCK_NONE = "clock_none"
+
+
 def _clock_hints_keep(game: Game, leave_from: date) -> None:
     none = {
         name
@@ -177,15 +187,18 @@ def _clock_hints_keep(game: Game, leave_from: date) -> None:
         )
         if not present
     }
-    game.clock_none = none
-    game.clock_none_leave_from = leave_from
+    game.read_cache[_CLOCK_NONE] = (none, leave_from)
 
 
-def clock_known_empty(game: Game, what: str) -> bool:
-    """Whether this copy of the game was read knowing it has no ``what`` ("leave" from
-    ``game.clock_none_leave_from`` on, "notices", "extensions", "orders"): its reader needs no
-    query."""
-    return what in getattr(game, "clock_none", ())
+def clock_known_empty(game: Game, what: str, *, since: date | None = None) -> bool:
+    """Whether this copy of the game was read knowing it has no ``what`` ("leave", "notices",
+    "extensions", "orders"): its reader needs no query. For "leave", ``since`` is the earliest
+    date the reader asks about: the query only looked from its own date on."""
+    known = game.read_cache.get(_CLOCK_NONE)
+    if known is None:
+        return False
+    none, leave_from = known
+    return what in none and (since is None or since >= leave_from)
 
 
 # What the whole page reads of the game's ruleset and league fixture (the header and the

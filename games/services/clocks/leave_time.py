@@ -54,7 +54,7 @@ def _seated_leaves(game: Game, seats: list[Seat], since: date) -> list[Leave]:
     query per copy of the game (games/selectors/tables.py ``read_once``), shared by the move's turn
     clock and the clock panel of its answer ("Alice is away"), which ask for the same day."""
     members = tuple(sorted({seat.player_id for seat in seats if seat.player_id is not None}))
-    if clock_known_empty(game, "leave") and since >= game.clock_none_leave_from:
+    if clock_known_empty(game, "leave", since=since):
         return []  # the game's own query found none (games/selectors/tables.py _clock_hints)
     return read_once(
         game,
