@@ -1,5 +1,5 @@
-"""The game table as a member sees it, in a real browser at 1366×768 and 390×844, in English
-and Polish: geometry, not pixels.
+"""The game table as a member sees it, in a real browser at 1366×768 and 390×844, in English,
+Polish and Brazilian Portuguese: geometry, not pixels.
 
 - Every decision of both games (Napad send/pass, Colt Express's Schemin' play/draw, each
   Stealin' choice, the Time Machine's hideout, Pickpocketing): the decision's controls lie
@@ -32,7 +32,7 @@ from playwright.sync_api import Browser, Page, expect
 pytestmark = pytest.mark.browser
 
 SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-LANGUAGES = ("en", "pl")
+LANGUAGES = ("en", "pl", "pt-br")
 DECISIONS = (
     "napad_turn",
     "napad_four",
