@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 from games.engines import get_engine
-from games.models import Game, Ruleset, Seat
-from games.services.play import game_create, game_start, move_play_for_seat, seat_join
-from games.services.rulesets import rulesets_install_defaults
+from games.models import Game, Seat
+from games.services.play import move_play_for_seat
 from games.services.turns import standing_order_set, turns_sweep
+from tests import gamekit
 
 NAPAD = "napad-designed-default"
 COLT = "colt-express"
@@ -18,21 +18,9 @@ COLT = "colt-express"
 def started_game(
     creator, *others, slug: str = NAPAD, limit: timedelta = timedelta(hours=10), bot_seats=None
 ) -> Game:
-    """A started game created by ``creator`` and joined by ``others``."""
-    rulesets_install_defaults()
-    ruleset = Ruleset.objects.get(slug=slug, version=1)
-    bot_seats = bot_seats or {}
-    game = game_create(
-        creator=creator,
-        ruleset=ruleset,
-        seats=1 + len(others) + len(bot_seats),
-        options={},
-        turn_time_limit=limit,
-        bot_seats=bot_seats,
-    )
-    for user in others:
-        seat_join(game_id=game.pk, user=user)
-    return game_start(game_id=game.pk, user=creator)
+    """A started game created by ``creator`` and joined by ``others`` (and bots at
+    ``bot_seats``), its clock ``limit`` a turn."""
+    return gamekit.started_game(creator, *others, slug=slug, limit=limit, bots=bot_seats)
 
 
 def seat_of(game: Game, user) -> Seat:
