@@ -4,6 +4,10 @@
 CI machine a loaded core made ``connect()`` time out (the consumer was simply slow). Every
 wait here is ``SOCKET_TIMEOUT``: a test that should get a message gets it long before, and one
 that should get nothing proves it by ordering (a later marker arrives first), never by waiting.
+
+``socket_headers(session)`` is the handshake a browser sends from one of the site's own pages
+(its Origin and Host, and the member's session cookie); ``session_of(client)`` is the session
+a logged-in test client holds.
 """
 
 from __future__ import annotations
@@ -12,8 +16,26 @@ import time
 
 import time_machine
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 
 SOCKET_TIMEOUT = 30.0
+# The tests' site: a page at http://localhost opens its sockets on the same host.
+SITE_ORIGIN = b"http://localhost"
+SITE_HOST = b"localhost"
+
+
+def session_of(client) -> str:
+    """The session key a logged-in test client's cookie holds."""
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def socket_headers(session: str | None = None) -> list[tuple[bytes, bytes]]:
+    """The handshake's headers from a page of the site: its Origin and Host, and with a
+    ``session`` the member's session cookie (none: an anonymous visitor)."""
+    headers = [(b"origin", SITE_ORIGIN), (b"host", SITE_HOST)]
+    if session is not None:
+        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()))
+    return headers
 
 
 class Socket(WebsocketCommunicator):

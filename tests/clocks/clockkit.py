@@ -1,14 +1,15 @@
-"""Helpers for the clock tests: started tables with a known clock, sweeps, Colt positions."""
+"""Helpers for the clock tests: started tables with a known clock, sweeps, Colt positions,
+standing orders."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 from games.engines import get_engine
-from games.models import Game, Ruleset, Seat
-from games.services.play import game_create, game_start, move_play_for_seat, seat_join
-from games.services.rulesets import rulesets_install_defaults
-from games.services.turns import turns_sweep
+from games.models import Game, Seat
+from games.services.play import move_play_for_seat
+from games.services.turns import standing_order_set, turns_sweep
+from tests import gamekit
 
 NAPAD = "napad-designed-default"
 COLT = "colt-express"
@@ -17,21 +18,9 @@ COLT = "colt-express"
 def started_game(
     creator, *others, slug: str = NAPAD, limit: timedelta = timedelta(hours=10), bot_seats=None
 ) -> Game:
-    """A started game created by ``creator`` and joined by ``others``."""
-    rulesets_install_defaults()
-    ruleset = Ruleset.objects.get(slug=slug, version=1)
-    bot_seats = bot_seats or {}
-    game = game_create(
-        creator=creator,
-        ruleset=ruleset,
-        seats=1 + len(others) + len(bot_seats),
-        options={},
-        turn_time_limit=limit,
-        bot_seats=bot_seats,
-    )
-    for user in others:
-        seat_join(game_id=game.pk, user=user)
-    return game_start(game_id=game.pk, user=creator)
+    """A started game created by ``creator`` and joined by ``others`` (and bots at
+    ``bot_seats``), its clock ``limit`` a turn."""
+    return gamekit.started_game(creator, *others, slug=slug, limit=limit, bots=bot_seats)
 
 
 def seat_of(game: Game, user) -> Seat:
@@ -63,6 +52,11 @@ def play_first_legal(game: Game) -> None:
         user=seat.player.user,
     )
     assert result.ok, result.message
+
+
+def first_choice(game: Game) -> dict:
+    """The first legal action of the seat to move, as its form sends it (no label)."""
+    return {k: v for k, v in legal(game)[0].items() if k != "label"}
 
 
 def sweep(now, capture) -> dict:
@@ -115,3 +109,20 @@ def colt_stealin(game: Game, *, at: dict, pile: list, floor=None, loot=None, mar
     flow.advance(state, [])
     state_set(game, state)
     return state
+
+
+def stealin_his_move_then_hers(game: Game, her: int, him: int, third: int) -> dict:
+    """Stealin' with two Move cards face up: ``him``'s resolves first (his choice is asked),
+    ``her``'s second (pile index 1); the two on car 2's roof, ``third`` inside car 1."""
+    return colt_stealin(
+        game,
+        at={her: (2, "roof"), him: (2, "roof"), third: (1, "inside")},
+        pile=[(him, "move"), (her, "move")],
+    )
+
+
+def standing_order(game: Game, user, choice: str, capture, pile_index: int = 0):
+    """``user`` gives a standing order for their card at ``pile_index``, on-commit work
+    carried out."""
+    with capture(execute=True):
+        return standing_order_set(game_id=game.pk, user=user, pile_index=pile_index, choice=choice)

@@ -194,7 +194,7 @@ async def test_a_moves_push_carries_each_members_own_panel(alice, bob, charlie):
 
     from games.services.play import move_submit
     from napad_site.asgi import application
-    from tests.socketkit import Socket
+    from tests.socketkit import Socket, session_of, socket_headers
 
     game = await sync_to_async(started_game)(alice, bob)
     await sync_to_async(table_notice_post)(game=game, kind="info", text=NOTICE)
@@ -202,17 +202,8 @@ async def test_a_moves_push_carries_each_members_own_panel(alice, bob, charlie):
     for user in (alice, bob, charlie):
         client = Client()
         await sync_to_async(client.force_login)(user)
-        cookie = (
-            f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
-        )
         socket = Socket(
-            application,
-            f"/ws/games/{game.pk}/",
-            headers=[
-                (b"origin", b"http://localhost"),
-                (b"host", b"localhost"),
-                (b"cookie", cookie.encode()),
-            ],
+            application, f"/ws/games/{game.pk}/", headers=socket_headers(session_of(client))
         )
         assert (await socket.connect())[0] is True
         await socket.receive_from()  # the table as it is on connect

@@ -9,7 +9,6 @@ from io import StringIO
 import pytest
 from asgiref.sync import sync_to_async
 from clockkit import started_game
-from django.conf import settings
 from django.core.management import call_command
 from django.db import connections
 from django.test import Client
@@ -18,7 +17,7 @@ from games.models import Game, Notification, TurnClock
 from games.services.notifications import notification_send
 from games.services.presence import is_present, presence_leave
 from napad_site.asgi import application
-from tests.socketkit import Socket
+from tests.socketkit import Socket, session_of, socket_headers
 
 
 def test_the_notifications_page_lists_and_marks_read(alice, bob, alice_client):
@@ -82,15 +81,8 @@ async def test_an_open_game_socket_marks_the_member_present(alice, bob):
     game = await sync_to_async(started_game)(alice, bob)
     client = Client()
     await sync_to_async(client.force_login)(alice)
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
     socket = Socket(
-        application,
-        f"/ws/games/{game.pk}/",
-        headers=[
-            (b"origin", b"http://localhost"),
-            (b"host", b"localhost"),
-            (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()),
-        ],
+        application, f"/ws/games/{game.pk}/", headers=socket_headers(session_of(client))
     )
     connected, _code = await socket.connect()
     assert connected

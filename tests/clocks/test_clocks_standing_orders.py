@@ -6,7 +6,16 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from clockkit import colt_stealin, legal, seat_of, started_game, state_set
+from clockkit import (
+    colt_stealin,
+    first_choice,
+    legal,
+    seat_of,
+    standing_order,
+    started_game,
+    state_set,
+    stealin_his_move_then_hers,
+)
 from django.utils import timezone
 
 from games import tasks
@@ -38,11 +47,6 @@ def _assert_her_order_moved_her_toward_the_caboose(game, me) -> None:
     event = _last(game)
     assert event.seat == me and event.action == {"type": "move", "to": {"car": 3, "level": "roof"}}
     assert StandingOrder.objects.get(game=game).applied_seq == event.seq
-
-
-def _order(game, user, choice, capture, pile_index=0):
-    with capture(execute=True):
-        return standing_order_set(game_id=game.pk, user=user, pile_index=pile_index, choice=choice)
 
 
 CASES = [
@@ -138,7 +142,7 @@ def test_each_kind_of_order_is_applied_when_legal(
         expected = {"type": "punch", "victim": b, "loot": "jewel", "direction": "caboose"}
     assert expected in [{k: v for k, v in a.items() if k != "label"} for a in legal(game)]
     version = game.version
-    order = _order(game, alice, choice, django_capture_on_commit_callbacks)
+    order = standing_order(game, alice, choice, django_capture_on_commit_callbacks)
     event = _last(game)
     assert event.seq == version + 1 and event.seat == me and not event.by_clock
     assert event.action == expected
@@ -180,7 +184,7 @@ def test_an_order_that_is_not_possible_falls_back_to_asking(
         state_set(game, state)
         assert b not in {a["target"] for a in legal(game)}
     version = game.version
-    _order(game, alice, choice, django_capture_on_commit_callbacks)
+    standing_order(game, alice, choice, django_capture_on_commit_callbacks)
     game.refresh_from_db()
     assert game.version == version, "an impossible order must not move"
     assert StandingOrder.objects.get(game=game).applied_seq is None
@@ -194,22 +198,20 @@ def test_an_order_given_while_planning_is_applied_when_its_card_resolves(
 ):
     me, b, c = seats[alice], seats[bob], seats[charlie]
     # Bob's Move resolves first and needs his choice; Alice's Move comes next.
-    colt_stealin(
-        game,
-        at={me: (2, "roof"), b: (2, "roof"), c: (1, "inside")},
-        pile=[(b, "move"), (me, "move")],
-    )
+    stealin_his_move_then_hers(game, me, b, c)
     rows = standing_orders_for(game, me)
     assert [row["pile_index"] for row in rows] == [1]
     assert ("move:caboose", "Move toward the caboose") in rows[0]["choices"]
-    _order(game, alice, "move:caboose", django_capture_on_commit_callbacks, pile_index=1)
+    standing_order(game, alice, "move:caboose", django_capture_on_commit_callbacks, pile_index=1)
     assert not GameEvent.objects.filter(game=game).exclude(seq__lte=game.version).exists()
     with pytest.raises(StandingOrderError):
-        _order(game, alice, "move:caboose", django_capture_on_commit_callbacks, pile_index=0)
+        standing_order(
+            game, alice, "move:caboose", django_capture_on_commit_callbacks, pile_index=0
+        )
 
     # Bob chooses himself; the play service's hook then carries out Alice's order.
     game.refresh_from_db()
-    bob_choice = {k: v for k, v in legal(game)[0].items() if k != "label"}
+    bob_choice = first_choice(game)
     with django_capture_on_commit_callbacks(execute=True):
         result = move_play_for_seat(
             game_id=game.pk,
@@ -236,7 +238,7 @@ def test_choices_are_asked_once_per_resolution_window(
     for _card in range(2):
         game.refresh_from_db()
         assert game.to_move == [me]
-        choice = {k: v for k, v in legal(game)[0].items() if k != "label"}
+        choice = first_choice(game)
         with django_capture_on_commit_callbacks(execute=True):
             assert move_play_for_seat(
                 game_id=game.pk,
@@ -250,11 +252,7 @@ def test_choices_are_asked_once_per_resolution_window(
 
 def test_orders_are_only_for_your_own_cards(game, seats, alice, bob, charlie):
     me, b, c = seats[alice], seats[bob], seats[charlie]
-    colt_stealin(
-        game,
-        at={me: (2, "roof"), b: (2, "roof"), c: (1, "inside")},
-        pile=[(b, "move"), (me, "move")],
-    )
+    stealin_his_move_then_hers(game, me, b, c)
     with pytest.raises(StandingOrderError):
         standing_order_set(game_id=game.pk, user=alice, pile_index=0, choice="move:caboose")
     with pytest.raises(StandingOrderError):
@@ -265,11 +263,7 @@ def test_orders_are_only_for_your_own_cards(game, seats, alice, bob, charlie):
 
 def test_the_game_page_offers_the_orders_form(game, seats, alice, bob, charlie, alice_client):
     me, b, c = seats[alice], seats[bob], seats[charlie]
-    colt_stealin(
-        game,
-        at={me: (2, "roof"), b: (2, "roof"), c: (1, "inside")},
-        pile=[(b, "move"), (me, "move")],
-    )
+    stealin_his_move_then_hers(game, me, b, c)
     page = alice_client.get(f"/games/{game.pk}/").content.decode()
     assert "Standing orders" in page and 'name="pile_index" value="1"' in page
     url = f"/games/{game.pk}/orders"
@@ -293,14 +287,10 @@ def test_an_order_whose_after_commit_hook_was_lost_is_carried_out_by_the_followu
     game, seats, alice, bob, charlie, django_capture_on_commit_callbacks
 ):
     me, b, c = seats[alice], seats[bob], seats[charlie]
-    colt_stealin(
-        game,
-        at={me: (2, "roof"), b: (2, "roof"), c: (1, "inside")},
-        pile=[(b, "move"), (me, "move")],
-    )
-    _order(game, alice, "move:caboose", django_capture_on_commit_callbacks, pile_index=1)
+    stealin_his_move_then_hers(game, me, b, c)
+    standing_order(game, alice, "move:caboose", django_capture_on_commit_callbacks, pile_index=1)
     game.refresh_from_db()
-    bob_choice = {k: v for k, v in legal(game)[0].items() if k != "label"}
+    bob_choice = first_choice(game)
     # Bob's choice commits, and the process dies before its after-commit hook runs (no
     # callbacks run here): Alice's card is left waiting on her order.
     result = move_play_for_seat(

@@ -10,12 +10,18 @@ import pytest
 import time_machine
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from clockkit import colt_stealin, legal, seat_of, started_game
+from clockkit import (
+    first_choice,
+    seat_of,
+    standing_order,
+    started_game,
+    stealin_his_move_then_hers,
+)
 
 from games.broadcast import game_group
 from games.models import Game, GameEvent, StandingOrder, TurnClock
 from games.services.play import move_play_for_seat
-from games.services.turns import bot_move_play, standing_order_set
+from games.services.turns import bot_move_play
 from games.services.turns.timeouts import turn_timeout_apply
 from tests.socketkit import layer_receive_until_marker, layer_send_marker
 
@@ -87,16 +93,11 @@ def test_a_standing_orders_move_is_announced_and_the_next_decision_gets_its_cloc
 ):
     game = started_game(alice, bob, charlie, slug="colt-express")
     me, b, c = (seat_of(game, user).position for user in (alice, bob, charlie))
-    colt_stealin(
-        game,
-        at={me: (2, "roof"), b: (2, "roof"), c: (1, "inside")},
-        pile=[(b, "move"), (me, "move")],
-    )
-    with django_capture_on_commit_callbacks(execute=True):
-        standing_order_set(game_id=game.pk, user=alice, pile_index=1, choice="move:caboose")
+    stealin_his_move_then_hers(game, me, b, c)
+    standing_order(game, alice, "move:caboose", django_capture_on_commit_callbacks, pile_index=1)
     game.refresh_from_db()
     table_listener(game)
-    bob_choice = {k: v for k, v in legal(game)[0].items() if k != "label"}
+    bob_choice = first_choice(game)
 
     with django_capture_on_commit_callbacks(execute=True):
         assert move_play_for_seat(

@@ -18,7 +18,6 @@ import random
 import re
 import sys
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -26,9 +25,9 @@ from django.test import Client
 from django.utils.translation import to_locale
 
 from games.engines import get_engine
-from games.models import Game, Ruleset, Seat
-from games.services.play import game_create, game_start, move_play_for_seat, seat_join
-from games.services.rulesets import rulesets_install_defaults
+from games.models import Game, Seat
+from games.services.play import move_play_for_seat
+from tests import gamekit
 from tests.markupkit import Element, parse, squash
 from tests.personakit import client_for
 
@@ -233,19 +232,7 @@ COLT_TM = "colt-express-time-machine"
 
 def table_started(slug: str, creator, *others, seed: str = "i18n-seed", bots=None) -> Game:
     """A started table whose seed is fixed (so the same moments come every run)."""
-    rulesets_install_defaults()
-    bots = bots or {}
-    game = game_create(
-        creator=creator,
-        ruleset=Ruleset.objects.get(slug=slug, version=1),
-        seats=1 + len(others) + len(bots),
-        options={},
-        turn_time_limit=timedelta(hours=24),
-        bot_seats=bots,
-    )
-    for user in others:
-        seat_join(game_id=game.pk, user=user)
-    game = game_start(game_id=game.pk, user=creator)
+    game = gamekit.started_game(creator, *others, slug=slug, bots=bots)
     engine = get_engine(game.kind)
     state = engine.setup(game.config, game.seats_count, seed, **game.setup_args)
     from games.services.play import seed_hash

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 from i18nkit import COLT_TM, LANGUAGES, NAPAD, heuristic, play_until, reader, table_started
 from test_pages_translated import Reading
 
-from games.models import Game, GameEvent, League, Notification, ReminderSent, Ruleset
+from games.models import Game, GameEvent, League, Notification, ReminderSent
 from games.services.clocks.digest import digest_send
 from games.services.clocks.reminders import reminder_email_send
 from games.services.clocks.timeouts import seat_hand_to_bot
@@ -21,8 +21,8 @@ from games.services.leagues.demo import demo_league_ensure
 from games.services.leagues.results import game_results_record
 from games.services.moderation import game_abort
 from games.services.notifications import notification_send, notification_text
-from games.services.play import game_create
 from games.services.rulesets import rulesets_install_defaults
+from tests.gamekit import COLT, open_table
 from tests.personakit import member
 
 pytestmark = pytest.mark.django_db
@@ -46,13 +46,7 @@ def _club(alice, bob, charlie, dave):
     game_results_record(finished.pk)
     running = table_started(COLT_TM, alice, bob, bots={2: "heuristic"}, seed="club-colt")
     napad = table_started(NAPAD, alice, charlie, seed="club-napad")
-    game_create(
-        creator=bob,
-        ruleset=Ruleset.objects.get(slug="colt-express", version=1),
-        seats=3,
-        turn_time_limit=timedelta(hours=24),
-        bot_seats={1: "random"},
-    )
+    open_table(bob, slug=COLT, seats=3, bots={1: "random"})
     seat = napad.seats.get(player=charlie.player)
     seat.consecutive_timeouts = 3
     seat_hand_to_bot(game=napad, seat=seat)

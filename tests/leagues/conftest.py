@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 
 from games.models import League, Ruleset
-from games.services.accounts import user_sign_up
-from games.services.rulesets import rulesets_install_defaults
+from tests.gamekit import default_ruleset
+from tests.personakit import member
 
 
 @pytest.fixture
 def napad_ruleset(db) -> Ruleset:
-    rulesets_install_defaults()
-    return Ruleset.objects.get(slug="napad-designed-default", version=1)
+    return default_ruleset()
 
 
 @pytest.fixture
@@ -25,13 +24,7 @@ def make_members(db):
         for _ in range(count):
             counter["n"] += 1
             name = f"m{counter['n']:02d}"
-            user = user_sign_up(
-                username=name,
-                email=f"{name}@example.org",
-                password="train-robbery-42",  # noqa: S106
-                display_name=name.upper(),
-            )
-            players.append(user.player)
+            players.append(member(name, name.upper()).player)
         return players
 
     return make

@@ -8,6 +8,7 @@ The limits are made small with settings; a window that must pass is passed by ti
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 import pytest
 import time_machine
@@ -16,32 +17,20 @@ from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 
-from games.models import ChatMessage, Game, Ruleset
+from games.models import ChatMessage, Game
 from games.services.api_tokens import api_token_create
-from games.services.play import game_create, game_start, seat_join
-from games.services.rulesets import rulesets_install_defaults
+from tests.gamekit import default_ruleset, started_game
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
-def _ruleset() -> Ruleset:
-    rulesets_install_defaults()
-    return Ruleset.objects.get(slug="napad-designed-default", version=1)
-
-
 def _table_form() -> dict:
-    return {"ruleset": _ruleset().pk, "seats": 2, "turn_time_limit": "72h"}
+    return {"ruleset": default_ruleset().pk, "seats": 2, "turn_time_limit": "72h"}
 
 
 def _running_game(alice, bob) -> Game:
-    from datetime import timedelta
-
-    game = game_create(
-        creator=alice, ruleset=_ruleset(), seats=2, turn_time_limit=timedelta(hours=72)
-    )
-    seat_join(game_id=game.pk, user=bob)
-    return game_start(game_id=game.pk, user=alice)
+    return started_game(alice, bob, limit=timedelta(hours=72))
 
 
 def _lobby_table_ids(client: Client) -> set[int]:
@@ -102,7 +91,7 @@ def test_the_api_refuses_a_table_past_the_limit_as_json(alice, settings):
     settings.NAPAD_LIMIT_OPEN_TABLES_AT_ONCE = 1
     _token, raw = api_token_create(user=alice, name="script")
     api = Client(headers={"Authorization": f"Bearer {raw}"})
-    body = {"ruleset_id": _ruleset().pk, "seats": 2}
+    body = {"ruleset_id": default_ruleset().pk, "seats": 2}
     assert api.post("/api/tables", body, content_type="application/json").status_code == 201
 
     refused = api.post("/api/tables", body, content_type="application/json")
@@ -114,7 +103,7 @@ def test_the_api_refuses_a_table_past_the_limit_as_json(alice, settings):
 
 def test_practice_tables_past_the_rate_are_not_dealt(alice, alice_client, settings):
     settings.NAPAD_LIMIT_PRACTICE = "1/h"
-    _ruleset()
+    default_ruleset()
     assert alice_client.post(reverse("practice_start"), {"table": "napad"}).status_code == 302
 
     refused = alice_client.post(reverse("practice_start"), {"table": "colt"})
@@ -196,7 +185,9 @@ def test_an_api_token_past_its_rate_gets_429_json(alice, settings):
     assert int(refused["Retry-After"]) > 0
     # A call refused does nothing: no table is opened.
     table = api.post(
-        "/api/tables", {"ruleset_id": _ruleset().pk, "seats": 2}, content_type="application/json"
+        "/api/tables",
+        {"ruleset_id": default_ruleset().pk, "seats": 2},
+        content_type="application/json",
     )
     assert table.status_code == 429
     assert not Game.objects.exists()

@@ -7,9 +7,8 @@ import json
 from datetime import timedelta
 
 from games.engines import get_engine
-from games.models import Game, GameEvent, Ruleset, Seat, TurnClock
-from games.services.play import game_create, game_start, seat_join
-from games.services.rulesets import rulesets_install_defaults
+from games.models import Game, GameEvent, Seat, TurnClock
+from tests import gamekit
 
 NAPAD = "napad-designed-default"
 # The message the play service gives a move made on a version the game has left behind.
@@ -20,17 +19,7 @@ def started_game(
     creator, *others, slug: str = NAPAD, limit: timedelta = timedelta(hours=10)
 ) -> Game:
     """A started game created by ``creator`` and joined by ``others``, no bots."""
-    rulesets_install_defaults()
-    game = game_create(
-        creator=creator,
-        ruleset=Ruleset.objects.get(slug=slug, version=1),
-        seats=1 + len(others),
-        options={},
-        turn_time_limit=limit,
-    )
-    for user in others:
-        seat_join(game_id=game.pk, user=user)
-    return game_start(game_id=game.pk, user=creator)
+    return gamekit.started_game(creator, *others, slug=slug, limit=limit)
 
 
 def mover_and_action(game: Game, users) -> tuple[object, dict]:

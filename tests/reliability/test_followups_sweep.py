@@ -13,10 +13,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Game, GameEvent, Ruleset, Seat
+from games.models import Game, GameEvent, Seat
 from games.services import followups, moderation, play
-from games.services.rulesets import rulesets_install_defaults
 from napad_site.celery import app
+from tests.gamekit import open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -25,14 +25,7 @@ AFTER_GRACE = followups.SWEEP_GRACE + timedelta(seconds=1)
 
 def _napad_for_two(alice, *, bot: bool) -> Game:
     """Alice and a bot (or, without ``bot``, an empty seat) at an open two-seat Napad table."""
-    rulesets_install_defaults()
-    return play.game_create(
-        creator=alice,
-        ruleset=Ruleset.objects.get(slug="napad-designed-default", version=1),
-        seats=2,
-        turn_time_limit=timedelta(hours=24),
-        bot_seats={1: "heuristic"} if bot else {},
-    )
+    return open_table(alice, seats=2, bots={1: "heuristic"} if bot else {})
 
 
 def _bot_opens(alice) -> Game:

@@ -27,9 +27,8 @@ import psycopg
 import redis
 
 from benchmarks.wsclient import client_frame
-from games.models import Game, Ruleset
-from games.services.play import game_create, game_start, seat_join
-from games.services.rulesets import rulesets_install_defaults
+from games.models import Game
+from tests import gamekit
 
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 STOP_GRACE_SECONDS = 10
@@ -40,13 +39,7 @@ STOP_GRACE_SECONDS = 10
 
 def napad_game_started(creator, other) -> Game:
     """A two-seat game of the default Napad ruleset, ``other`` joined and the game dealt."""
-    rulesets_install_defaults()
-    ruleset = Ruleset.objects.get(slug="napad-designed-default", version=1)
-    game = game_create(
-        creator=creator, ruleset=ruleset, seats=2, options={}, turn_time_limit=timedelta(hours=10)
-    )
-    seat_join(game_id=game.pk, user=other)
-    return game_start(game_id=game.pk, user=creator)
+    return gamekit.started_game(creator, other, limit=timedelta(hours=10))
 
 
 # --- servers: a database and a Redis keyspace of our own ----------------------------------------

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
-from games.models import Game, League, Ruleset
+from games.models import League
 from games.services.api_tokens import api_token_create
-from games.services.play import game_create, game_start, seat_join
-from games.services.rulesets import rulesets_install_defaults
+from tests.gamekit import default_ruleset, started_game
 from tests.personakit import member, staff_member
 
 
@@ -18,24 +15,11 @@ def world(db):
     """alice ("seat") opened a running two-seat Napad table and an invite-only one with bob
     ("other_seat"); charlie ("member") has no seat; stella is staff, a moderator. Values
     are ids and slugs for URLs; ``users`` and ``tokens`` (API) are keyed by persona."""
-    rulesets_install_defaults()
+    ruleset = default_ruleset()
     seat, other, charlie = member("alice"), member("bob"), member("charlie")
     staff = staff_member("stella", "moderator", signed_up=True)
-    ruleset = Ruleset.objects.get(slug="napad-designed-default", version=1)
-
-    def table(**options) -> Game:
-        game = game_create(
-            creator=seat,
-            ruleset=ruleset,
-            seats=2,
-            turn_time_limit=timedelta(hours=24),
-            **options,
-        )
-        seat_join(game_id=game.pk, user=other)
-        return game_start(game_id=game.pk, user=seat)
-
-    game = table()
-    hidden = table(invite_only=True, invitees=[other.player])
+    game = started_game(seat, other, ruleset=ruleset)
+    hidden = started_game(seat, other, ruleset=ruleset, invite_only=True, invitees=[other.player])
     league = League.objects.create(name="Club league", slug="club", kind="napad", ruleset=ruleset)
     users = {"member": charlie, "other_seat": other, "seat": seat, "staff": staff}
     tokens = {name: api_token_create(user=user, name="matrix")[1] for name, user in users.items()}

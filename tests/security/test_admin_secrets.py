@@ -11,7 +11,6 @@ at all, or a page that does not change with the secret.
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
 from django.apps import apps
@@ -28,13 +27,11 @@ from games.models import (
     Game,
     GameEvent,
     PushSubscription,
-    Ruleset,
     SimulationRun,
     StandingOrder,
 )
 from games.models.secrets import lookup_touches_secret, models_with_secrets, secret_fields
-from games.services.play import game_create, game_start, seat_join
-from games.services.rulesets import rulesets_install_defaults
+from tests.gamekit import default_ruleset, started_game
 from tests.personakit import STAFF_ROLES, client_for, member, staff_member
 
 User = get_user_model()
@@ -93,12 +90,9 @@ def _client(user) -> Client:
 def running_game(db):
     """A running two-seat Napad table (with its log) and a simulation run: every registered
     model that holds a secret has a row."""
-    rulesets_install_defaults()
+    ruleset = default_ruleset()
     alice, bob = member("alice"), member("bob")
-    ruleset = Ruleset.objects.get(slug="napad-designed-default", version=1)
-    game = game_create(creator=alice, ruleset=ruleset, seats=2, turn_time_limit=timedelta(hours=24))
-    seat_join(game_id=game.pk, user=bob)
-    game = game_start(game_id=game.pk, user=alice)
+    game = started_game(alice, bob, ruleset=ruleset)
     GameEvent.objects.get_or_create(
         game=game, seq=999, defaults={"action": {"card": "fire"}, "private_events": []}
     )

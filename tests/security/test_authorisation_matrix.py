@@ -31,7 +31,7 @@ from games.api import api
 from games.engines import get_engine
 from games.models import ChatMessage, Game, GameEvent, Seat
 from napad_site.asgi import application
-from tests.socketkit import Socket
+from tests.socketkit import Socket, session_of, socket_headers
 
 PERSONAS = ("anonymous", "member", "other_seat", "seat", "staff")
 LOGIN = "login"
@@ -306,11 +306,8 @@ def test_every_api_operation_answers_each_persona_as_the_matrix_says(world):
 
 
 async def _connect(path: str, client: Client | None) -> tuple[bool, int | None]:
-    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-    if client is not None:
-        session = client.cookies[settings.SESSION_COOKIE_NAME].value
-        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()))
-    socket = Socket(application, path, headers=headers)
+    session = None if client is None else session_of(client)
+    socket = Socket(application, path, headers=socket_headers(session))
     connected, code = await socket.connect()
     if connected:
         await socket.disconnect()

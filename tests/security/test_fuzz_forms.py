@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from games.engines import get_engine
 from games.models import ChatMessage, Game, Player, Ruleset, Seat
+from tests.gamekit import started_game
 from tests.personakit import client_for
 
 pytestmark = pytest.mark.django_db
@@ -51,20 +52,7 @@ def _game_snapshot(game_id: int):
 
 @pytest.fixture
 def running(alice, bob):
-    from datetime import timedelta
-
-    from games.services.play import game_create, game_start, seat_join
-    from games.services.rulesets import rulesets_install_defaults
-
-    rulesets_install_defaults()
-    game = game_create(
-        creator=alice,
-        ruleset=Ruleset.objects.get(slug="napad-designed-default", version=1),
-        seats=2,
-        turn_time_limit=timedelta(hours=24),
-    )
-    seat_join(game_id=game.pk, user=bob)
-    return game_start(game_id=game.pk, user=alice)
+    return started_game(alice, bob)
 
 
 def test_the_htmx_move_endpoint_never_fails_and_refusals_change_nothing(running, alice, bob):

@@ -23,12 +23,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines import get_engine
-from games.models import Game, League, Membership, Notification, Ruleset
+from games.models import Game, League, Membership, Notification
 from games.services.api_tokens import api_token_create
 from games.services.notifications import notification_send
-from games.services.play import game_create, game_start, seat_join
 from games.services.rulesets import rulesets_install_defaults
 from games.text.parsing import strict_int
+from tests.gamekit import started_game
 from tests.personakit import member
 
 pytestmark = pytest.mark.django_db
@@ -66,15 +66,8 @@ def _member(username: str, **extra):
 
 
 def _started(creator, other, slug: str, *, first_player: int) -> Game:
-    game = game_create(
-        creator=creator,
-        ruleset=Ruleset.objects.get(slug=slug, version=1),
-        seats=2 if slug.startswith("napad") else 3,
-        turn_time_limit=timedelta(hours=24),
-        bot_seats={} if slug.startswith("napad") else {2: "heuristic"},
-    )
-    seat_join(game_id=game.pk, user=other)
-    return game_start(game_id=game.pk, user=creator, first_player=first_player)
+    bots = {} if slug.startswith("napad") else {2: "heuristic"}
+    return started_game(creator, other, slug=slug, bots=bots, first_player=first_player)
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ import re
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from django.conf import settings
 from django.db import connections
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -22,7 +21,7 @@ from django.urls.resolvers import RoutePattern
 from games.models import Game
 from games.web.converters import DB_ID_MAX
 from napad_site.asgi import application
-from tests.socketkit import Socket
+from tests.socketkit import Socket, session_of, socket_headers
 
 HUGE = [str(2**63), str(2**64), "9" * 30]
 # <converter:name> in a route; a bare <name> is Django's str converter.
@@ -172,12 +171,7 @@ def test_the_largest_id_is_still_a_url(world):
 
 
 async def _handshake(path: str, session: str) -> tuple[bool, int | None]:
-    headers = [
-        (b"origin", b"http://localhost"),
-        (b"host", b"localhost"),
-        (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()),
-    ]
-    socket = Socket(application, path, headers=headers)
+    socket = Socket(application, path, headers=socket_headers(session))
     connected, code = await socket.connect()
     if connected:
         await socket.disconnect()
@@ -188,7 +182,7 @@ async def _handshake(path: str, session: str) -> tuple[bool, int | None]:
 def test_the_game_socket_refuses_ids_no_column_holds(world):
     client = Client()
     client.force_login(world["users"]["seat"])
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    session = session_of(client)
     try:
         for number in HUGE:
             # Refused as an unknown game is (4403), not an exception in the router or consumer.

@@ -10,7 +10,7 @@ import pytest
 from django.core import mail
 from django.test import Client, override_settings
 
-from games.services.accounts import user_sign_up
+from tests.personakit import member
 
 pytestmark = pytest.mark.django_db
 LINK = re.compile(r"\S+/accounts/reset/\S+")
@@ -18,12 +18,7 @@ LINK = re.compile(r"\S+/accounts/reset/\S+")
 
 @pytest.fixture
 def dora(db):
-    return user_sign_up(
-        username="dora",
-        email="dora@example.org",
-        password="train-robbery-42",  # noqa: S106
-        display_name="Dora",
-    )
+    return member("dora")
 
 
 @pytest.mark.parametrize(

@@ -11,23 +11,21 @@ shown as text, escaped.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from html.parser import HTMLParser
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.db import connections
 from django.test import Client
 from django.utils.html import escape
 
-from games.models import GameEvent, Ruleset, Seat
+from games.models import GameEvent, Seat
 from games.services.clocks.timeouts import seat_hand_to_bot
-from games.services.play import chat_message_post, game_create, game_start, seat_join
-from games.services.rulesets import rulesets_install_defaults
+from games.services.play import chat_message_post
 from napad_site.asgi import application
-from tests.socketkit import Socket
+from tests.gamekit import started_game
+from tests.socketkit import Socket, session_of, socket_headers
 
 NAME = '<img src=x onerror="alert(1)">Bob'
 CHAT = '<script>alert(2)</script><a href="javascript:alert(3)">hi</a>'
@@ -75,15 +73,7 @@ def table(alice, bob):
     """A running table of alice and bob, bob named with markup, markup in chat and log."""
     bob.player.display_name = NAME
     bob.player.save()
-    rulesets_install_defaults()
-    game = game_create(
-        creator=alice,
-        ruleset=Ruleset.objects.get(slug="napad-designed-default", version=1),
-        seats=2,
-        turn_time_limit=timedelta(hours=24),
-    )
-    seat_join(game_id=game.pk, user=bob)
-    game = game_start(game_id=game.pk, user=alice)
+    game = started_game(alice, bob)
     chat_message_post(game_id=game.pk, user=bob, text=CHAT)
     GameEvent.objects.create(
         game=game,
@@ -148,9 +138,7 @@ def test_chat_posted_with_htmx_comes_back_escaped(table, alice):
 def test_the_live_push_of_chat_and_names_is_inert(table, alice):
     client = Client()
     client.force_login(alice)
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
-    cookie = f"{settings.SESSION_COOKIE_NAME}={session}".encode()
-    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)]
+    headers = socket_headers(session_of(client))
 
     async def pushed() -> list[str]:
         socket = Socket(application, f"/ws/games/{table.pk}/", headers)

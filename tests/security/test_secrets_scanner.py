@@ -27,7 +27,6 @@ from uuid import uuid4
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 from push.pushkit import BrowserKeys, LoopbackPushService
@@ -48,7 +47,7 @@ from games.services.replay import game_replay_steps
 from games.services.rulesets import rulesets_install_defaults
 from games.table.rendering import render_game_live
 from napad_site.asgi import application
-from tests.socketkit import Socket
+from tests.socketkit import Socket, session_of, socket_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -106,7 +105,7 @@ class Table:
             client = Client()
             client.force_login(user)
             self.html[position] = client
-            self.cookies[position] = client.cookies[settings.SESSION_COOKIE_NAME].value
+            self.cookies[position] = session_of(client)
             self.tokens[position] = api_token_create(user=user, name="scanner")[1]
         self.alice_seat, self.bob_seat = positions[alice.pk], positions[bob.pk]
         # Web Push: each member's phone (its keys) at the loopback push service.
@@ -218,11 +217,8 @@ class Table:
         async def receive() -> dict:
             sockets = {}
             for position in self.viewers:
-                cookie = f"{settings.SESSION_COOKIE_NAME}={self.cookies[position]}".encode()
-                headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-                socket = Socket(
-                    application, f"/ws/games/{self.game.pk}/", [*headers, (b"cookie", cookie)]
-                )
+                headers = socket_headers(self.cookies[position])
+                socket = Socket(application, f"/ws/games/{self.game.pk}/", headers)
                 connected, _code = await socket.connect(timeout=30)
                 assert connected
                 sockets[position] = socket

@@ -12,7 +12,7 @@ from django.db import connections
 from django.test import Client, override_settings
 
 from napad_site.asgi import application
-from tests.socketkit import Socket
+from tests.socketkit import Socket, session_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +33,7 @@ async def _handshake(path: str, session: str, origin: str | None, host: str, **e
 def _session(user) -> str:
     client = Client()
     client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
+    return session_of(client)
 
 
 @pytest.fixture

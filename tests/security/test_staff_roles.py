@@ -20,7 +20,7 @@ from django.utils import timezone
 from games.models import Game, ModerationAction
 from napad_site.asgi import application
 from tests.personakit import STAFF_ROLES, client_for, staff_member
-from tests.socketkit import Socket
+from tests.socketkit import Socket, session_of, socket_headers
 
 HTMX = {"HX-Request": "true"}
 
@@ -43,13 +43,9 @@ def _table_answers(client: Client, game_id: int) -> dict[str, int]:
 
 
 async def _socket(client: Client, game_id: int) -> tuple[bool, int | None]:
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
-    headers = [
-        (b"origin", b"http://localhost"),
-        (b"host", b"localhost"),
-        (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()),
-    ]
-    socket = Socket(application, f"/ws/games/{game_id}/", headers=headers)
+    socket = Socket(
+        application, f"/ws/games/{game_id}/", headers=socket_headers(session_of(client))
+    )
     connected, code = await socket.connect()
     if connected:
         await socket.disconnect()

@@ -8,31 +8,24 @@ from datetime import timedelta
 
 from games.engines import get_engine
 from games.models import Game, Ruleset
-from games.services.play import game_create, game_start, move_submit, seat_join
-from games.services.rulesets import rulesets_install_defaults
+from games.services.play import game_start, move_submit
+from tests.gamekit import COLT, NAPAD, default_ruleset, open_table, started_game
 
 
-def napad_ruleset(slug: str = "napad-designed-default") -> Ruleset:
-    rulesets_install_defaults()
-    return Ruleset.objects.get(slug=slug, version=1)
+def napad_ruleset(slug: str = NAPAD) -> Ruleset:
+    return default_ruleset(slug)
 
 
 def napad_table(creator, *others, bot_seats=None, seats=None, invite_only=False, invitees=None):
     """An open Napad table created by ``creator`` and joined by ``others``."""
-    bot_seats = bot_seats or {}
-    game = game_create(
-        creator=creator,
-        ruleset=napad_ruleset(),
-        seats=seats or 1 + len(others) + len(bot_seats),
-        options={},
-        turn_time_limit=timedelta(hours=24),
-        bot_seats=bot_seats,
+    return open_table(
+        creator,
+        *others,
+        bots=bot_seats,
+        seats=seats,
         invite_only=invite_only,
         invitees=invitees or [],
     )
-    for user in others:
-        seat_join(game_id=game.pk, user=user)
-    return game
 
 
 def napad_game(creator, *others, **kwargs) -> Game:
@@ -41,17 +34,9 @@ def napad_game(creator, *others, **kwargs) -> Game:
     return game_start(game_id=game.pk, user=creator)
 
 
-def colt_game(creator, other, slug: str = "colt-express") -> Game:
+def colt_game(creator, other, slug: str = COLT) -> Game:
     """A started two-seat Colt Express game of ``creator`` and ``other`` (ruleset ``slug``)."""
-    rulesets_install_defaults()
-    game = game_create(
-        creator=creator,
-        ruleset=Ruleset.objects.get(slug=slug),
-        seats=2,
-        turn_time_limit=timedelta(hours=1),
-    )
-    seat_join(game_id=game.pk, user=other)
-    return game_start(game_id=game.pk, user=creator)
+    return started_game(creator, other, slug=slug, limit=timedelta(hours=1))
 
 
 def user_to_move(game: Game, users):

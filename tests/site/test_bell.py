@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.db import connections
 from django.test import Client
 from django.urls import reverse
@@ -13,16 +12,11 @@ from django.urls import reverse
 from games import broadcast
 from games.models import Notification
 from napad_site.asgi import application
-from tests.socketkit import Socket, layer_receive_until_marker
-
-HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+from tests.socketkit import Socket, layer_receive_until_marker, socket_headers
 
 
 def _socket(session_key: str | None = None) -> Socket:
-    headers = list(HEADERS)
-    if session_key:
-        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))
-    return Socket(application, "/ws/notifications/", headers=headers)
+    return Socket(application, "/ws/notifications/", headers=socket_headers(session_key))
 
 
 @pytest.mark.django_db

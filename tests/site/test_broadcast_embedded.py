@@ -29,7 +29,6 @@ override_settings(STORAGES={
 sys.path.insert(0, "tests/site")
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.core.management import call_command
 from django.db import connections
 from django.test import Client
@@ -37,18 +36,14 @@ from django.utils import timezone
 from playkit import first_legal, napad_game, user_to_move
 from games import broadcast
 from games.models import Game, TurnClock
-from games.services.accounts import user_sign_up
 from games.tasks import turn_timeout_apply_task
 from napad_site.asgi import application
-from tests.socketkit import Socket, layer_receive_until_marker
+from tests.personakit import member
+from tests.socketkit import Socket, layer_receive_until_marker, session_of, socket_headers
 
 call_command("migrate", verbosity=0)
 call_command("migrate", database="channels", verbosity=0)
-alice, bob = (
-    user_sign_up(username=name, email=f"{name}@example.org", password="train-robbery-42",
-                 display_name=name.title(), language="en")
-    for name in ("alice", "bob")
-)
+alice, bob = member("alice"), member("bob")
 game = napad_game(alice, bob)
 mover = user_to_move(game, [alice, bob])
 waiter = bob if mover == alice else alice
@@ -73,9 +68,7 @@ def clock_runs_out():
 
 
 async def socket_sees():
-    session = waiter_client.cookies[settings.SESSION_COOKIE_NAME].value
-    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"),
-               (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode())]
+    headers = socket_headers(session_of(waiter_client))
     socket = Socket(application, f"/ws/games/{GAME}/", headers=headers)
     assert (await socket.connect())[0] is True
     pushed = [await socket.receive_from()]

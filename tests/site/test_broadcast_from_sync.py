@@ -12,7 +12,6 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.db import connections
 from django.test import Client
 from django.utils import timezone
@@ -21,10 +20,9 @@ from playkit import first_legal, napad_game, user_to_move
 from games.models import Game, TurnClock
 from games.tasks import turn_timeout_apply_task
 from napad_site.asgi import application
-from tests.socketkit import Socket
+from tests.socketkit import Socket, session_of, socket_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
-HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 
 
 def _logged_in(user) -> Client:
@@ -34,9 +32,7 @@ def _logged_in(user) -> Client:
 
 
 def _socket(game_id: int, client: Client) -> Socket:
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
-    cookie = (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode())
-    return Socket(application, f"/ws/games/{game_id}/", headers=[*HEADERS, cookie])
+    return Socket(application, f"/ws/games/{game_id}/", headers=socket_headers(session_of(client)))
 
 
 def _clock_runs_out(game_id: int) -> None:

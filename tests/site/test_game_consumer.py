@@ -4,26 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.db import connections
 from django.test import Client
-from playkit import first_legal, napad_game, user_to_move
+from playkit import colt_game, first_legal, napad_game, user_to_move
 
 from games.engines import get_engine
 from games.realtime import consumers
 from games.realtime.consumers import SharedRenders
-from games.services.accounts import user_sign_up
 from games.services.play import chat_message_post, move_submit
 from games.table.rendering import render_game_live
 from napad_site.asgi import application
-from tests.personakit import PASSWORD
-from tests.socketkit import Socket
+from tests.personakit import member
+from tests.socketkit import Socket, session_of, socket_headers
 
-HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 # A bound for a busy machine (the first render compiles the templates), never a wait for
 # something that must not arrive: WebsocketCommunicator's default of 1 s is too short.
 WAIT = 30
@@ -31,13 +27,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def _socket(game_id: int, user=None) -> Socket:
-    headers = list(HEADERS)
+    session = None
     if user is not None:
         client = Client()
         await sync_to_async(client.force_login)(user)
-        session = client.cookies[settings.SESSION_COOKIE_NAME].value
-        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()))
-    return Socket(application, f"/ws/games/{game_id}/", headers=headers)
+        session = session_of(client)
+    return Socket(application, f"/ws/games/{game_id}/", headers=socket_headers(session))
 
 
 async def _close(*sockets: Socket) -> None:
@@ -150,9 +145,7 @@ async def _connected(game_id: int, user) -> Socket:
 async def test_one_move_is_rendered_once_for_all_spectators_and_once_per_player(
     alice, bob, charlie, monkeypatch
 ):
-    dave = await sync_to_async(user_sign_up)(
-        username="dave", email="dave@example.org", password=PASSWORD, display_name="Dave"
-    )
+    dave = await sync_to_async(member)("dave")
     game = await sync_to_async(napad_game)(alice, bob)
     players = [await _connected(game.pk, alice), await _connected(game.pk, bob)]
     spectators = [await _connected(game.pk, charlie), await _connected(game.pk, dave)]
@@ -234,22 +227,7 @@ async def test_a_sends_renders_need_no_database_and_the_spectators_come_first(
     # (games/realtime/consumers.py), so no render opens a connection of its own; and the
     # spectators' fragment, shared by most sockets, is rendered before the seated members'
     # although they connected first.
-    from games.models import Ruleset
-    from games.services import play
-    from games.services.rulesets import rulesets_install_defaults
-
-    def colt_game():
-        rulesets_install_defaults()
-        game = play.game_create(
-            creator=alice,
-            ruleset=Ruleset.objects.get(slug="colt-express"),
-            seats=2,
-            turn_time_limit=timedelta(hours=1),
-        )
-        play.seat_join(game_id=game.pk, user=bob)
-        return play.game_start(game_id=game.pk, user=alice)
-
-    game = await sync_to_async(colt_game)()
+    game = await sync_to_async(colt_game)(alice, bob)
     players = [await _connected(game.pk, alice), await _connected(game.pk, bob)]
     spectator = await _connected(game.pk, charlie)
     rendered: list[tuple[int | None, bool]] = []

@@ -13,10 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Fixture, Game, League, Membership, Ruleset, Season, Standing
-from games.services.accounts import user_sign_up
 from games.services.leagues import results, rounds
 from games.services.rulesets import rulesets_install_defaults
-from tests.personakit import client_for
+from tests.personakit import client_for, member
 
 _names = count(1)
 
@@ -25,14 +24,7 @@ def _members(n):
     users = []
     for _ in range(n):
         name = f"p{next(_names):03d}"
-        users.append(
-            user_sign_up(
-                username=name,
-                email=f"{name}@example.org",
-                password="train-robbery-42",  # noqa: S106
-                display_name=name.title(),
-            )
-        )
+        users.append(member(name))
     return users
 
 

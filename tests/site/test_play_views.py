@@ -13,8 +13,8 @@ from games.engines import get_engine
 from games.models import ChatMessage, Game, GameEvent, Ruleset
 from games.selectors.gamelog import event_text
 from games.selectors.tables import game_events
-from games.services.play import game_create, game_start, seat_join
 from games.services.replay import game_replay_state
+from tests.gamekit import started_game
 from tests.personakit import client_for
 
 pytestmark = pytest.mark.django_db
@@ -48,11 +48,7 @@ def _marked_ruleset() -> Ruleset:
 
 
 def test_it_shows_my_hand_and_never_theirs(alice, bob):
-    game = game_create(
-        creator=alice, ruleset=_marked_ruleset(), seats=2, turn_time_limit=timedelta(hours=1)
-    )
-    seat_join(game_id=game.pk, user=bob)
-    game = game_start(game_id=game.pk, user=alice)
+    game = started_game(alice, bob, ruleset=_marked_ruleset(), limit=timedelta(hours=1))
     bullets = {
         seat.player.user_id: 5
         + ["cowboys", "mexicans", "deserters", "indians"].index(seat.identity)

@@ -12,11 +12,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
 from django.utils import timezone, translation
 from playkit import (
     first_legal,
     napad_game,
+    napad_table,
     play_one,
     play_to_end,
     user_to_move,
@@ -26,12 +26,12 @@ from games.engines import get_engine
 from games.models import Game, GameEvent, Ruleset, Seat, TableVisit
 from games.selectors.tables import game_events
 from games.services.clocks.timeouts import seat_hand_to_bot
-from games.services.play import game_create
 from games.services.rulesets import rulesets_install_defaults
 from games.table.catchup import catchup_build
 from games.templatetags.when_tags import absolute, relative, until_when
 from napad_site.asgi import application
 from tests.personakit import client_for
+from tests.socketkit import session_of, socket_headers
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -173,20 +173,10 @@ def test_moves_watched_live_do_not_open_the_panel(alice, bob):
     game = napad_game(alice, bob)
     alice_client = client_for(alice)
     _page(alice_client, game)
-    cookie = (
-        f"{settings.SESSION_COOKIE_NAME}={alice_client.cookies[settings.SESSION_COOKIE_NAME].value}"
-    )
+    headers = socket_headers(session_of(alice_client))
 
     async def watch_two_moves() -> None:
-        socket = WebsocketCommunicator(
-            application,
-            f"/ws/games/{game.pk}/",
-            [
-                (b"origin", b"http://localhost"),
-                (b"host", b"localhost"),
-                (b"cookie", cookie.encode()),
-            ],
-        )
+        socket = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers)
         assert (await socket.connect())[0]
         await socket.receive_from(timeout=10)
         for _ in range(2):
@@ -280,13 +270,7 @@ def test_the_home_page_lists_my_games_my_turn_first(alice, bob, charlie):
         assert play_one(mine, [alice, bob]).ok
     if user_to_move(theirs, [alice, bob]) == alice:
         assert play_one(theirs, [alice, bob]).ok
-    rulesets_install_defaults()
-    waiting = game_create(
-        creator=alice,
-        ruleset=Ruleset.objects.get(slug="napad-designed-default"),
-        seats=3,
-        turn_time_limit=timedelta(hours=24),
-    )
+    waiting = napad_table(alice, seats=3)
     finished = play_to_end(napad_game(alice, bob), [alice, bob])
     html = client_for(alice).get("/").content.decode()
     assert "You are not seated" not in html
