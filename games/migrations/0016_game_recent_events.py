@@ -1,12 +1,14 @@
-"""Each game keeps its log's last lines on its own row (games/kept_log.py); the games that have
-moves get their copy here, so their next page needs no query for it. (A game without one reads
-its events as before, and its next move writes the copy: this only saves that first query.)
-A move's event now takes the move's own time rather than the moment its row was inserted."""
+"""Each game keeps its log's last lines on its own row (now games/selectors/log_copy.py); the games
+that have moves get their copy here, so their next page needs no query for it. (A game without
+one reads its events as before, and its next move writes the copy: this only saves that first
+query.) A move's event now takes the move's own time rather than the moment its row was
+inserted."""
 
 import django.utils.timezone
 from django.db import migrations, models
 
-# games.selectors.kept_log.KEPT_EVENTS when this migration was written (a migration keeps its own copy).
+# The log copy's length (games.selectors.log_copy.RECENT_EVENTS) when this migration was written
+# (a migration keeps its own copy).
 KEPT_EVENTS = 20
 
 

@@ -3,7 +3,7 @@
 Pure: rows in, plain dicts out. A fair table gives every seat and every gang a win rate near
 the table's chance (1 / players) and an average relative place near 0.5 (0 = always first,
 1 = always last), so both are shown beside each other. Here, beside the models, because the
-leagues' selectors read it (games/selectors_leagues.py ``league_balance_data``) and
+leagues' selectors read it (games/selectors/leagues.py ``league_balance_data``) and
 selectors never import services.
 """
 
