@@ -2,36 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 from django.test import Client
 
-from games.models import League, Membership, Rating, Ruleset
-from games.services.leagues import rounds
+from games.models import Rating
+from tests.leaguekit import napad_league
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def league(alice, bob, charlie, rulesets):
-    league = League.objects.create(
-        name="Tuesday Napad",
-        slug="tuesday-napad",
-        kind="napad",
-        ruleset=Ruleset.objects.get(slug="napad-designed-default", version=1),
-        min_table_size=2,
-        max_table_size=3,
+    return napad_league(
+        members=[alice, bob, charlie], season_rounds=2, min_table_size=2, max_table_size=3
     )
-    Membership.objects.bulk_create(
-        [
-            Membership(league=league, player=user.player, status=Membership.Status.ACTIVE)
-            for user in (alice, bob, charlie)
-        ]
-    )
-    season = rounds.season_create(league=league, starts_on=date(2026, 1, 5), rounds=2)
-    rounds.season_start(season=season)
-    return league
 
 
 def test_it_lists_the_leagues(alice_api, league):

@@ -6,6 +6,7 @@ import pytest
 
 from games.models import League, Ruleset
 from tests.gamekit import default_ruleset
+from tests.leaguekit import napad_league
 from tests.personakit import member
 
 
@@ -32,11 +33,4 @@ def make_members(db):
 
 @pytest.fixture
 def league(napad_ruleset) -> League:
-    return League.objects.create(
-        name="Tuesday Napad",
-        slug="tuesday-napad",
-        kind="napad",
-        ruleset=napad_ruleset,
-        min_table_size=3,
-        max_table_size=4,
-    )
+    return napad_league(ruleset=napad_ruleset, min_table_size=3, max_table_size=4)

@@ -5,37 +5,25 @@ did not belong to, and it counted at once."""
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Fixture, League, Membership, Round, Ruleset, Season, Standing
-from games.services.leagues import rounds
-from games.services.rulesets import rulesets_install_defaults
+from games.models import Fixture, League, Round, Season, Standing
+from tests.leaguekit import napad_league
 from tests.personakit import STAFF_ROLES, client_for, member, staff_member
 
 
 @pytest.fixture
 def league(db):
     """A running season of a league organised by olga; three members play."""
-    rulesets_install_defaults()
-    league = League.objects.create(
-        name="Tuesday Napad",
-        slug="tuesday-napad",
-        kind="napad",
-        ruleset=Ruleset.objects.get(slug="napad-designed-default", version=1),
-        min_table_size=3,
-        max_table_size=4,
-    )
     olga = member("olga")
-    league.organisers.add(olga.player)
     players = [member(name) for name in ("pia", "quin", "ray")]
-    Membership.objects.bulk_create([Membership(league=league, player=u.player) for u in players])
-    season = rounds.season_create(league=league, starts_on=date(2026, 1, 5), rounds=3)
-    rounds.season_start(season=season)
+    league = napad_league(
+        organisers=[olga], members=players, season_rounds=3, min_table_size=3, max_table_size=4
+    )
+    season = league.seasons.get()
     return {"league": league, "olga": olga, "players": players, "season": season}
 
 

@@ -12,9 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Fixture, Game, League, Membership, Ruleset, Season, Standing
+from games.models import Fixture, Game, League, Membership, Season, Standing
 from games.services.leagues import results, rounds
-from games.services.rulesets import rulesets_install_defaults
+from tests.leaguekit import napad_league
 from tests.personakit import client_for, member
 
 _names = count(1)
@@ -30,15 +30,7 @@ def _members(n):
 
 @pytest.fixture
 def league(db, alice) -> League:
-    rulesets_install_defaults()
-    league = League.objects.create(
-        name="Tuesday Napad",
-        slug="tuesday-napad",
-        kind="napad",
-        ruleset=Ruleset.objects.get(slug="napad-designed-default", version=1),
-    )
-    league.organisers.add(alice.player)
-    return league
+    return napad_league(organisers=[alice])
 
 
 def _grow(league, members: int, rounds_played: int) -> Season:
