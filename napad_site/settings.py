@@ -207,10 +207,10 @@ else:
 
 # --- Cache (the fair limits and the log-in throttle, presence) -----------------------------------
 # ``{% cache %}``'s fragments (Django reads this alias when it exists): the game log's lines,
-# a Napad seat, a Colt Express car and action pile (templates/games/; decision 0015), keyed by
-# everything they show, so a fragment never goes stale and needs no invalidation. In each
-# process's memory: every page, answer and push renders them, and a round trip per fragment
-# would cost more than rendering.
+# a Napad seat and its played cards, a Colt Express car, action pile, round card and bandit's
+# row (templates/games/; decision 0015), keyed by everything they show, so a fragment never
+# goes stale and needs no invalidation. In each process's memory: every page, answer and push
+# renders them, and a round trip per fragment would cost more than rendering.
 _TEMPLATE_FRAGMENTS = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "template-fragments",

@@ -166,8 +166,15 @@ def colt_decorate(view: dict[str, Any], legal: dict[str, dict[str, Any]]) -> boo
     Returns True when every legal action got its button on the board (Schemin'); Stealin'
     choices are left to the page's list of actions."""
     bandits = view["bandits"]
+    # Whose row of the bandits' table (#bandit_row) is the viewer's, first to play, to move:
+    # a row then shows only its bandit's data, the key its cached fragment is kept under.
+    playing = view["phase"] != "over"
+    to_move = view.get("to_move") or ()
     for bandit in bandits:
         bandit["css"] = bandit["character"].lower()
+        bandit["is_viewer"] = bandit["seat"] == view.get("viewer")
+        bandit["is_first"] = playing and bandit["seat"] == view.get("first_player")
+        bandit["is_to_move"] = playing and bandit["seat"] in to_move
     # A bandit standing in a spot shows only who it is: the car holds just that, so a car's
     # data (the key of its cached fragment, games/colt/board.html) changes only when someone
     # moves in or out, not with a hand or a bullet.
