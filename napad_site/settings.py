@@ -324,6 +324,14 @@ else:
     EMAIL_FILE_PATH = str(VAR_DIR / "mail")
 
 # --- Auth ------------------------------------------------------------------------------------
+# A member's user is read with their profile (games/web/backends.py). Django's own backend stays
+# listed second: a session opened before names it, and Django loads its user with the backend
+# the session names, so nobody is logged out.
+AUTHENTICATION_BACKENDS = [
+    "games.web.backends.PlayerModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

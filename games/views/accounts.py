@@ -126,7 +126,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             # Taken by someone who signed up meanwhile: said next to the field, as any error.
             form.add_error(None, error)
             return render(request, "registration/signup.html", {"form": form, "next": next_url})
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
         messages.success(
             request,
             _("Welcome to the club, %(name)s! Check your profile for reminders and time zone.")

@@ -194,10 +194,10 @@ def test_the_page_fragment_for_htmx(alice, bob):
     assert "<html" not in html
 
 
-# Measured: the page 6 queries (session, user, player, game, seats, chat; the bell's count
-# comes with the game), its HTMX fragment 5 (session, user, player, game, seats), a move 10
-# (session, user, player, savepoint, locked game, seats, guarded update, event, the turn
-# clock's row, release; whether the game moved on since is asked only when a bot or a
+# Measured: the page 5 queries (session, user with their player — games/web/backends.py —,
+# game, seats, chat; the bell's count comes with the game), its HTMX fragment 4 (session, user,
+# game, seats), a move 9 (session, user, savepoint, locked game, seats, guarded update, event,
+# the turn clock's row, release; whether the game moved on since is asked only when a bot or a
 # standing order may have moved it) — the same on SQLite and PostgreSQL. The log's
 # last lines come with the game's row (games/selectors/log_copy.py; they were a query of their
 # own on each). The bounds leave no room for a query per move.
@@ -205,7 +205,7 @@ def test_the_page_fragment_for_htmx(alice, bob):
 # leave, notices and "+24 h" lookups; on a move the clock row, notices and "+24 h" — the
 # next decision's leave is one read, shared by the turn clock and the answer's clock panel
 # (games/selectors/tables.py read_once; it was two).
-# 6 for the table, 3 for the clock panel, 2 for "since your last visit" (the member's visit is
+# 5 for the table, 3 for the clock panel, 2 for "since your last visit" (the member's visit is
 # read with the game and written when the table moved on; its events are read when the panel
 # reaches further back than the log's kept lines). A move adds nothing for it. The ratings'
 # expected places and the league fixture come with the game's and seats' queries (they were
@@ -215,11 +215,11 @@ def test_the_page_fragment_for_htmx(alice, bob):
 # most tables (QUIET_PAGE_QUERIES, QUIET_MOVE_QUERIES). On a move the locked read of the game
 # says so too, so a quiet table's turn clock reads no leave: its only clock query is the
 # clock row's update.
-PAGE_QUERIES = 6 + 3 + 2
-MOVE_QUERIES = 10 + 3
-QUIET_PAGE_QUERIES = 6
-QUIET_FRAGMENT_QUERIES = 5
-QUIET_MOVE_QUERIES = 10
+PAGE_QUERIES = 5 + 3 + 2
+MOVE_QUERIES = 9 + 3
+QUIET_PAGE_QUERIES = 5
+QUIET_FRAGMENT_QUERIES = 4
+QUIET_MOVE_QUERIES = 9
 
 
 def test_the_log_names_the_member_beside_their_gang(alice, bob):
