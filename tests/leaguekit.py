@@ -21,14 +21,9 @@ def napad_league(
     """The league, organised by ``organisers`` and joined by ``members`` (users); ``fields``
     (table sizes…) go to the League. With ``season_rounds``, a season of that many rounds is
     created and started with them."""
+    ruleset = fields.pop("ruleset", None) or default_ruleset()
     league = League.objects.create(
-        **{
-            "name": "Tuesday Napad",
-            "slug": "tuesday-napad",
-            "kind": "napad",
-            "ruleset": default_ruleset(),
-            **fields,
-        }
+        name="Tuesday Napad", slug="tuesday-napad", kind="napad", ruleset=ruleset, **fields
     )
     league.organisers.add(*(user.player for user in organisers))
     Membership.objects.bulk_create(
