@@ -18,7 +18,6 @@ from typing import Any, TypeVar
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
-    Count,
     Exists,
     F,
     FilteredRelation,
@@ -26,7 +25,6 @@ from django.db.models import (
     Prefetch,
     Q,
     QuerySet,
-    Subquery,
     prefetch_related_objects,
 )
 from django.utils import timezone
@@ -36,6 +34,7 @@ from games.engines import get_engine
 from games.models import (
     ChatMessage,
     DeadlineExtension,
+    Fixture,
     Game,
     GameEvent,
     Invitation,
@@ -47,6 +46,7 @@ from games.models import (
     StandingOrder,
     TableNotice,
 )
+from games.selectors.game_row import LOCKED, PAGE, TABLE, Shape, game_row
 from games.selectors.log_copy import (
     RECENT_EVENTS,
     RecentEvent,
@@ -143,32 +143,14 @@ def _clock_hints(leave_from: date) -> dict[str, Exists]:
     }
 
 
-# The reads of one game by its key start from these querysets, each defined once a day (the
-# leave hint's date is part of it): building the four subqueries and resolving them into the
-# game's query costs more than the database's answer, and a queryset is never changed by
-# what is chained onto it (filter() copies), so every request can start from the same one.
-# They hold no rows and no compiled SQL: only the date keys them. Unordered: one row by its
-# key needs no order, and Django would otherwise compile the model's default ordering
-# (newest first) into every read of a game for nothing.
+# ``game_unchanged`` asks from this queryset, defined once a day (the leave hint's date is part
+# of it): building the four subqueries and resolving them into the query costs more than the
+# database's answer, and a queryset is never changed by what is chained onto it (filter()
+# copies), so every call can start from the same one. It holds no rows and no compiled SQL:
+# only the date keys it. Unordered: one row by its key needs no order.
 @functools.lru_cache(maxsize=2)
 def _games_hinted(leave_from: date) -> QuerySet[Game]:
     return Game.objects.order_by().annotate(**_clock_hints(leave_from))
-
-
-@functools.lru_cache(maxsize=2)
-def _games_for_table(leave_from: date) -> QuerySet[Game]:
-    return _games_hinted(leave_from).select_related("ruleset").only(*_table_columns())
-
-
-@functools.lru_cache(maxsize=2)
-def _games_for_page(leave_from: date) -> QuerySet[Game]:
-    related = ("ruleset", "fixture__round", "fixture__season__league")
-    return _games_hinted(leave_from).select_related(*related).only(*_page_columns())
-
-
-@functools.lru_cache(maxsize=2)
-def _games_locked(leave_from: date) -> QuerySet[Game]:
-    return _games_hinted(leave_from).select_for_update()
 
 
 # The read cache's key of what the game's own query found absent: (a set of "leave",
@@ -201,66 +183,6 @@ def clock_known_empty(game: Game, what: str, *, since: date | None = None) -> bo
     return what in none and (since is None or since >= leave_from)
 
 
-# What the whole page reads of the game's ruleset and league fixture (the header and the
-# league line: templates/leagues/expected_places.html). The ORM compiles and converts every
-# column it selects, and the rest of those rows (a ruleset's rules text, a league's twenty
-# settings) was read on every page load for nothing. Anything else read from them on the page
-# would cost a query, which the page's query-count tests would catch.
-_PAGE_RELATED_COLUMNS = (
-    "ruleset__kind",
-    "ruleset__name",
-    "ruleset__slug",
-    "ruleset__version",
-    "ruleset__config",
-    "fixture__game_id",
-    "fixture__round__number",
-    "fixture__season__league__name",
-    "fixture__season__league__slug",
-)
-
-
-@functools.cache
-def _page_columns() -> tuple[str, ...]:
-    return (*(f.name for f in Game._meta.concrete_fields), *_PAGE_RELATED_COLUMNS)
-
-
-# What a fragment, a push and the API read of the ruleset: its name and version (the API's
-# table), never its config or rules text — which an organiser's own rules can make long.
-_TABLE_RELATED_COLUMNS = ("ruleset__kind", "ruleset__name", "ruleset__slug", "ruleset__version")
-
-
-@functools.cache
-def _table_columns() -> tuple[str, ...]:
-    return (*(f.name for f in Game._meta.concrete_fields), *_TABLE_RELATED_COLUMNS)
-
-
-# The reads of one game that every page, fragment, push and move makes: the game with its
-# clock hints (``leave_from``: the date the leave hint looks from) and its ruleset, and its
-# seats as one ``prefetch_related`` — two queries whatever the game's length.
-def _game_for_table(game_id: int, leave_from: date) -> QuerySet[Game]:
-    return _games_for_table(leave_from).filter(pk=game_id)
-
-
-def _game_for_page(game_id: int, leave_from: date) -> QuerySet[Game]:
-    return _games_for_page(leave_from).filter(pk=game_id)
-
-
-def _visit_of(queryset: QuerySet[Game], player: Player) -> QuerySet[Game]:
-    """The member's ``TableVisit`` and unread notifications, as columns of the game's row."""
-    unread = Notification.objects.filter(player=player, read_at__isnull=True)
-    # The visit as a join (one row at most: a member has one visit per table), cheaper for
-    # Django to build than a subquery for each of its two columns.
-    return queryset.annotate(
-        visitor_visit=FilteredRelation("visits", condition=Q(visits__player=player)),
-        visit_seen=F("visitor_visit__seen_version"),
-        visit_since=F("visitor_visit__since_version"),
-        # The page's bell (templates/partials/bell.html): no query of its own.
-        visitor_unread=Subquery(
-            unread.order_by().values("player_id").annotate(count=Count("pk")).values("count")
-        ),
-    )
-
-
 def _seats_of() -> QuerySet[Seat]:
     # The table's seats with their members' players, not their users: a fragment, a push or
     # a move knows a member by ``player.user_id`` and names them by ``display_name``. (The
@@ -290,17 +212,20 @@ _SEATS_READ = "seats"
 
 
 def _game_read(
-    queryset: QuerySet[Game], seats: Callable[[Game], QuerySet[Seat]], leave_from: date
+    game_id: int, shape: Shape, seats: Callable[[Game], QuerySet[Seat]], **row: Any
 ) -> Game | None:
-    """The one game ``queryset`` finds, with ``seats(game)`` in ``game.seats.all()`` (each
-    seat's ``seat.game`` is this game: no query), or ``None``. The seats are read once the
-    game is, so their query can use what the game's row says (its kind)."""
-    found = list(queryset)
-    if not found:
+    """The game ``game_id`` read in ``shape`` (games/selectors/game_row.py), with
+    ``seats(game)`` in ``game.seats.all()`` (each seat's ``seat.game`` is this game: no
+    query), or ``None``. The seats are read once the game is, so their query can use what the
+    game's row says (its kind)."""
+    leave_from = _leave_from()
+    game, fixture = game_row(game_id, leave_from, shape, **row)
+    if game is None:
         return None
-    game = found[0]
     prefetch_related_objects([game], Prefetch("seats", queryset=seats(game)))
     read_once(game, _SEATS_READ, lambda: True)
+    if shape.page:
+        read_once(game, GAME_FIXTURE, lambda: fixture)
     _clock_hints_keep(game, leave_from)
     return game
 
@@ -314,21 +239,15 @@ def game_with_seats(
 
     With ``visit_of``, the game's query also reads that member's ``TableVisit`` (as
     ``game.visit_seen`` / ``game.visit_since``, None before their first visit) and how many
-    of their notifications are unread (``game.visitor_unread``, None for none: the bell): the
-    game page needs them and they cost no query of their own. ``page``: what only the whole
-    page's header shows comes with the same reads — the league fixture the game belongs to,
-    if any (``game.fixture``), and each seat's rating in this game (``seat.rating_mu`` /
+    of their notifications are unread (``game.visitor_unread``: the bell): the game page
+    needs them and they cost no query of their own. ``page``: what only the whole page's
+    header shows comes with the same reads — the league fixture the game belongs to, if any
+    (``game_fixture``), and each seat's rating in this game (``seat.rating_mu`` /
     ``seat.rating_sigma``, None when unrated; games/selectors/leagues.py)."""
-    leave_from = _leave_from()
     if page or visit_of is not None:
-        queryset = _game_for_page(game_id, leave_from)
-    else:
-        queryset = _game_for_table(game_id, leave_from)
-    if visit_of is not None:
-        queryset = _visit_of(queryset, visit_of)
-    if page:
-        return _game_read(queryset, lambda game: _seats_rated(game.kind), leave_from)
-    return _game_read(queryset, lambda game: _seats_of(), leave_from)
+        seats = (lambda game: _seats_rated(game.kind)) if page else (lambda game: _seats_of())
+        return _game_read(game_id, PAGE, seats, visit_of=visit_of)
+    return _game_read(game_id, TABLE, lambda game: _seats_of())
 
 
 def game_locked_for_move(game_id: int) -> Game | None:
@@ -338,9 +257,23 @@ def game_locked_for_move(game_id: int) -> Game | None:
     (``seat.push_devices``, for the move's "your turn"). It knows whether the clock panel and
     the turn clock have anything to read (``_clock_hints``): a move at a table with nobody on
     leave reads no leave. Two queries; ``None`` for no such game."""
-    leave_from = _leave_from()
-    queryset = _games_locked(leave_from).filter(pk=game_id)
-    return _game_read(queryset, lambda game: _seats_with_push(), leave_from)
+    return _game_read(game_id, LOCKED, lambda game: _seats_with_push())
+
+
+# The read cache's key of the league fixture the whole page's read found with the game
+# (``None``: a game outside any league).
+GAME_FIXTURE = "fixture"
+
+
+def game_fixture(game: Game) -> Fixture | None:
+    """The league fixture ``game`` is played for (with its round and league), or ``None``:
+    what the page's read found with the game, else one query."""
+
+    def read() -> Fixture | None:
+        fixtures = Fixture.objects.filter(game=game).select_related("round", "season__league")
+        return fixtures.first()
+
+    return read_once(game, GAME_FIXTURE, read)
 
 
 def game_unchanged(game: Game) -> bool:

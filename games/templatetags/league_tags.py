@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from django import template
 
-from games.models import Fixture, Game
+from games.models import Fixture
 from games.selectors.leagues import game_expected_places_data
+from games.selectors.tables import game_fixture
 
 register = template.Library()
 
@@ -15,10 +16,8 @@ register = template.Library()
 def _fixture_of(game) -> Fixture | None:
     if game is None or not game.pk:
         return None
-    if Game.fixture.is_cached(game):
-        # The game page joined it into the game's query (games/selectors/tables.py game_with_seats).
-        return getattr(game, "fixture", None)
-    return Fixture.objects.filter(game=game).select_related("round", "season__league").first()
+    # The game page read it with the game (games/selectors/tables.py game_with_seats).
+    return game_fixture(game)
 
 
 @register.inclusion_tag("leagues/expected_places.html")

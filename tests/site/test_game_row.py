@@ -1,0 +1,135 @@
+"""The game's row read as SQL (games/selectors/game_row.py) answers what the ORM answers: every
+field of the game, the clock panel's hints, the ruleset, the visitor's visit and unread count,
+and the league round — on SQLite and on PostgreSQL, whatever is or is not there."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+from leaguekit import napad_league
+from playkit import napad_game
+
+from games.models import (
+    DeadlineExtension,
+    Fixture,
+    Game,
+    Leave,
+    Notification,
+    StandingOrder,
+    TableNotice,
+    TableVisit,
+)
+from games.selectors.game_row import LOCKED, PAGE, TABLE, game_row
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LEAVE_FROM = timezone.now().date() - timedelta(days=2)
+
+
+def _fields(game: Game) -> dict:
+    return {f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields}
+
+
+def _hints_by_orm(game: Game) -> dict[str, bool]:
+    """The four hints as the ORM asks them (what the SQL replaced)."""
+    hints = {
+        "hint_leave": Exists(
+            Leave.objects.filter(player__seats__game=OuterRef("pk"), end__gte=LEAVE_FROM)
+        ),
+        "hint_notices": Exists(TableNotice.objects.filter(game=OuterRef("pk"))),
+        "hint_extensions": Exists(DeadlineExtension.objects.filter(game=OuterRef("pk"))),
+        "hint_orders": Exists(StandingOrder.objects.filter(game=OuterRef("pk"))),
+    }
+    return Game.objects.filter(pk=game.pk).annotate(**hints).values(*hints).get()
+
+
+def _hints_read(game: Game) -> dict[str, bool]:
+    return {name: bool(getattr(game, name)) for name in _hints_by_orm(game)}
+
+
+@pytest.mark.parametrize("shape", [TABLE, PAGE, LOCKED], ids=["table", "page", "locked"])
+def test_the_row_is_the_games_own_with_no_hint_on_a_quiet_table(alice, bob, shape):
+    game = napad_game(alice, bob)
+    with transaction.atomic():
+        read, fixture = game_row(game.pk, LEAVE_FROM, shape, visit_of=alice.player)
+    stored = Game.objects.get(pk=game.pk)
+    assert _fields(read) == _fields(stored)
+    assert _hints_read(read) == {name: False for name in _hints_by_orm(stored)}
+    assert fixture is None
+    if shape.ruleset:
+        ruleset = stored.ruleset
+        assert (read.ruleset.pk, read.ruleset.name, read.ruleset.version) == (
+            ruleset.pk,
+            ruleset.name,
+            ruleset.version,
+        )
+        assert read.ruleset.display_name == ruleset.display_name
+        assert read.ruleset.config == ruleset.config or not shape.page
+
+
+@pytest.mark.parametrize(
+    "make",
+    ["leave", "old_leave", "notice", "extension", "order"],
+)
+def test_each_hint_says_what_the_orm_says(alice, bob, make):
+    game = napad_game(alice, bob)
+    today = timezone.now().date()
+    if make == "leave":
+        Leave.objects.create(player=bob.player, start=today, end=today + timedelta(days=3))
+    elif make == "old_leave":
+        # Ended before the day the hint looks from: not a hint.
+        Leave.objects.create(
+            player=bob.player, start=today - timedelta(days=9), end=today - timedelta(days=3)
+        )
+    elif make == "notice":
+        TableNotice.objects.create(game=game, kind="leave", text="away")
+    elif make == "extension":
+        DeadlineExtension.objects.create(game=game, seat=1, version=0, granted_by=alice.player)
+    else:
+        StandingOrder.objects.create(game=game, seat=0, round=1, pile_index=0, card="fire")
+    read, _fixture = game_row(game.pk, LEAVE_FROM, TABLE)
+    expected = _hints_by_orm(game)
+    assert _hints_read(read) == expected
+    assert any(expected.values()) == (make != "old_leave")
+
+
+def test_the_page_row_carries_the_visitors_own_visit_and_unread_count(alice, bob):
+    game = napad_game(alice, bob)
+    TableVisit.objects.create(
+        game=game, player=alice.player, seen_version=3, since_version=2, seen_at=timezone.now()
+    )
+    TableVisit.objects.create(
+        game=game, player=bob.player, seen_version=5, since_version=4, seen_at=timezone.now()
+    )
+    for text in ("one", "two"):
+        Notification.objects.create(player=alice.player, kind="turn", text=text)
+    Notification.objects.create(player=bob.player, kind="turn", text="bob's")
+    Notification.objects.create(
+        player=alice.player, kind="turn", text="read", read_at=timezone.now()
+    )
+    read, _fixture = game_row(game.pk, LEAVE_FROM, PAGE, visit_of=alice.player)
+    assert (read.visit_seen, read.visit_since, read.visitor_unread) == (3, 2, 2)
+    read, _fixture = game_row(game.pk, LEAVE_FROM, PAGE, visit_of=bob.player)
+    assert (read.visit_seen, read.visit_since, read.visitor_unread) == (5, 4, 1)
+    nobody, _fixture = game_row(game.pk, LEAVE_FROM, PAGE)
+    assert (nobody.visit_seen, nobody.visit_since) == (None, None)
+
+
+def test_the_page_row_brings_the_league_round_the_game_is_played_for(alice, bob):
+    league = napad_league(members=(alice, bob), season_rounds=1)
+    season = league.seasons.get()
+    game = napad_game(alice, bob)
+    Fixture.objects.create(season=season, round=season.rounds.get(), game=game, table_number=1)
+    read, fixture = game_row(game.pk, LEAVE_FROM, PAGE, visit_of=alice.player)
+    assert fixture.game is read
+    assert (fixture.season.league.name, fixture.season.league.slug) == (league.name, league.slug)
+    assert fixture.round.number == 1
+
+
+@pytest.mark.parametrize("game_id", [0, 2**31, 2**63, -(2**63) - 1, 10**30])
+def test_a_key_that_names_no_game_finds_none(alice, game_id):
+    assert game_row(game_id, LEAVE_FROM, PAGE, visit_of=alice.player) == (None, None)
