@@ -35,7 +35,9 @@ SEASON_FIELDS = ("id", "league_id")
 LEAGUE_FIELDS = ("id", "name", "slug")
 
 # Whether the clock panel's readers have anything to read (``clock_known_empty``): a seated
-# member's leave from %(leave_from)s on, a notice, a "+24 h", a standing order.
+# member's leave from %(leave_from)s on, a notice, a "+24 h", a standing order. Most tables
+# have none, and then the panel asks no query.
+CLOCK_HINTS = ("hint_leave", "hint_notices", "hint_extensions", "hint_orders")
 _HINTS = """
     EXISTS (SELECT 1 FROM games_leave l JOIN games_seat s ON s.player_id = l.player_id
             WHERE s.game_id = g.id AND l."end" >= %(leave_from)s) AS hint_leave,
@@ -69,10 +71,12 @@ def _related(prefix: str, alias: str, names: tuple[str, ...]) -> str:
 
 @dataclass(frozen=True)
 class Shape:
-    """Which read: ``ruleset`` joins the table's ruleset (``page``: with its config), ``page``
-    also the member's visit, their unread count and the league round; ``locked`` takes the
-    row's lock until the transaction ends."""
+    """Which read: ``row`` the game's whole row (else only its key, version and status),
+    ``ruleset`` joins the table's ruleset (``page``: with its config), ``page`` also the
+    member's visit, their unread count and the league round; ``locked`` takes the row's lock
+    until the transaction ends. Every shape reads the clock panel's hints."""
 
+    row: bool = True
     ruleset: bool = True
     page: bool = False
     locked: bool = False
@@ -81,12 +85,15 @@ class Shape:
 TABLE = Shape()
 PAGE = Shape(page=True)
 LOCKED = Shape(ruleset=False, locked=True)
+# Whether a copy read earlier is still current (``game_unchanged``): a small row.
+HINTS = Shape(row=False, ruleset=False)
 
 
 @functools.cache
 def _sql(shape: Shape, lock: bool) -> str:
     """The SQL of one shape: a pure function of it, so built once per process."""
-    columns, joins = "g.*," + _HINTS, ""
+    columns = ("g.*," if shape.row else "g.id, g.version, g.status,") + _HINTS
+    joins = ""
     if shape.ruleset:
         columns += _related("ruleset", "r", RULESET_PAGE_FIELDS if shape.page else RULESET_FIELDS)
         joins += _RULESET_JOIN

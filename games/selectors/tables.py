@@ -9,7 +9,6 @@ lives only as long as that request or send, so what it keeps is as fresh as the 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -33,20 +32,16 @@ from games import roles
 from games.engines import get_engine
 from games.models import (
     ChatMessage,
-    DeadlineExtension,
     Fixture,
     Game,
     GameEvent,
     Invitation,
-    Leave,
     Notification,
     Player,
     PushSubscription,
     Seat,
-    StandingOrder,
-    TableNotice,
 )
-from games.selectors.game_row import LOCKED, PAGE, TABLE, Shape, game_row
+from games.selectors.game_row import CLOCK_HINTS, HINTS, LOCKED, PAGE, TABLE, Shape, game_row
 from games.selectors.log_copy import (
     RECENT_EVENTS,
     RecentEvent,
@@ -125,32 +120,6 @@ CLOCK_HINT_LEAVE_DAYS = 2
 
 def _leave_from() -> date:
     return (timezone.now() - timedelta(days=CLOCK_HINT_LEAVE_DAYS)).date()
-
-
-def _clock_hints(leave_from: date) -> dict[str, Exists]:
-    """Whether the clock panel has anything to read — a seated member's leave, a notice, a
-    "+24 h" given, a standing order (Colt Express) —, asked as EXISTS in the game's own query.
-    Most tables have none of them, and the panel's readers (``players_on_leave``,
-    ``table_notices``, ``extensions_given``, ``standing_orders_for``) then skip their query
-    (``clock_known_empty``)."""
-    return {
-        "hint_leave": Exists(
-            Leave.objects.filter(player__seats__game=OuterRef("pk"), end__gte=leave_from)
-        ),
-        "hint_notices": Exists(TableNotice.objects.filter(game=OuterRef("pk"))),
-        "hint_extensions": Exists(DeadlineExtension.objects.filter(game=OuterRef("pk"))),
-        "hint_orders": Exists(StandingOrder.objects.filter(game=OuterRef("pk"))),
-    }
-
-
-# ``game_unchanged`` asks from this queryset, defined once a day (the leave hint's date is part
-# of it): building the four subqueries and resolving them into the query costs more than the
-# database's answer, and a queryset is never changed by what is chained onto it (filter()
-# copies), so every call can start from the same one. It holds no rows and no compiled SQL:
-# only the date keys it. Unordered: one row by its key needs no order.
-@functools.lru_cache(maxsize=2)
-def _games_hinted(leave_from: date) -> QuerySet[Game]:
-    return Game.objects.order_by().annotate(**_clock_hints(leave_from))
 
 
 # The read cache's key of what the game's own query found absent: (a set of "leave",
@@ -235,7 +204,7 @@ def game_with_seats(
 ) -> Game | None:
     """The game, its ruleset and its seats (with players), or ``None`` for no such game (any
     integer: one out of the database's range finds nothing): two queries, knowing whether the
-    clock panel has anything to read (``_clock_hints``).
+    clock panel has anything to read (games/selectors/game_row.py).
 
     With ``visit_of``, the game's query also reads that member's ``TableVisit`` (as
     ``game.visit_seen`` / ``game.visit_since``, None before their first visit) and how many
@@ -255,8 +224,8 @@ def game_locked_for_move(game_id: int) -> Game | None:
     locks, and the move's save is guarded by its version instead), with its seats in
     ``game.seats.all()``, each seat saying whether its member turned Web Push on anywhere
     (``seat.push_devices``, for the move's "your turn"). It knows whether the clock panel and
-    the turn clock have anything to read (``_clock_hints``): a move at a table with nobody on
-    leave reads no leave. Two queries; ``None`` for no such game."""
+    the turn clock have anything to read (games/selectors/game_row.py): a move at a table with
+    nobody on leave reads no leave. Two queries; ``None`` for no such game."""
     return _game_read(game_id, LOCKED, lambda game: _seats_with_push())
 
 
@@ -279,16 +248,14 @@ def game_fixture(game: Game) -> Fixture | None:
 def game_unchanged(game: Game) -> bool:
     """Whether the stored game is still at this copy's version and status (one small query):
     nothing (a bot, a standing order run on commit) has moved it on since it was read. The
-    same query says whether the clock panel has anything to read (``_clock_hints``), so the
-    answer drawn from this copy skips the panel's empty reads."""
+    same query says whether the clock panel has anything to read (games/selectors/game_row.py),
+    so the answer drawn from this copy skips the panel's empty reads."""
     leave_from = _leave_from()
-    same = _games_hinted(leave_from).filter(pk=game.pk, version=game.version, status=game.status)
-    hints = same.values("hint_leave", "hint_notices", "hint_extensions", "hint_orders")
-    found = list(hints)
-    if not found:
+    stored, _fixture = game_row(game.pk, leave_from, HINTS)
+    if stored is None or (stored.version, stored.status) != (game.version, game.status):
         return False
-    for name, present in found[0].items():
-        setattr(game, name, present)
+    for name in CLOCK_HINTS:
+        setattr(game, name, getattr(stored, name))
     _clock_hints_keep(game, leave_from)
     return True
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from leaguekit import napad_league
 from playkit import napad_game
@@ -23,7 +24,7 @@ from games.models import (
     TableNotice,
     TableVisit,
 )
-from games.selectors.game_row import LOCKED, PAGE, TABLE, game_row
+from games.selectors.game_row import CLOCK_HINTS, HINTS, LOCKED, PAGE, TABLE, game_row
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -95,6 +96,18 @@ def test_each_hint_says_what_the_orm_says(alice, bob, make):
     expected = _hints_by_orm(game)
     assert _hints_read(read) == expected
     assert any(expected.values()) == (make != "old_leave")
+
+
+def test_the_small_row_says_the_version_status_and_hints_in_one_query(alice, bob):
+    game = napad_game(alice, bob)
+    TableNotice.objects.create(game=game, kind="leave", text="away")
+    with CaptureQueriesContext(connection) as queries:
+        read, _fixture = game_row(game.pk, LEAVE_FROM, HINTS)
+        version, status = read.version, read.status
+        hints = {name: bool(getattr(read, name)) for name in CLOCK_HINTS}
+    assert len(queries) == 1
+    assert (version, status) == (game.version, game.status)
+    assert hints == _hints_by_orm(game)
 
 
 def test_the_page_row_carries_the_visitors_own_visit_and_unread_count(alice, bob):
