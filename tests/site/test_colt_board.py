@@ -183,7 +183,7 @@ def _check_pile(board: Element, view) -> None:
         assert lines == []
         return
     (line,) = lines
-    said = f"{gettext('Resolving')}: {pending['bandit']['name']} ({pending['bandit']['character']})"
+    said = f"{gettext('Resolving')}: {pending['bandit']['name']} · {pending['bandit']['character']}"
     if (pending.get("pile_card") or {}).get("card"):
         said += f" — {_card_name(pending['pile_card']['card'])}"
     if pending["seat"] == view.get("viewer"):
@@ -516,7 +516,7 @@ def test_odd_values_stay_text(language):
         assert cars[1].find(cls="bandit").attrs["title"] == "<i>Belle</i> — A&B"
         assert board.find(cls="round-card__name").text == "<card>"
         assert "<phase>" in board.find(cls="board__meta").text
-        assert board.find(cls="pending").text.startswith(f"{gettext('Resolving')}: <b>N</b> (&)")
+        assert board.find(cls="pending").text.startswith(f"{gettext('Resolving')}: <b>N</b> · &")
         assert "<b>me</b>" in board.find("tbody").text and "<250>, 300" in board.find("tbody").text
         assert board.find(cls="pile__card").classes[1] == 'bandit-edge--"'
         forms = hand.find_all("form")
