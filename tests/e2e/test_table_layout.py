@@ -171,6 +171,10 @@ def test_the_end_screens_fit_and_chart_the_rounds(live_club, browser, tables, si
             assert fits, f"{where}: a table overflows"
         for badge in ("badge--passed", "badge--marker", "badge--turn"):
             assert page.locator(f"#board .{badge}").count() == 0, f"{where}: {badge} left over"
+        # A player's gang or bandit follows their name after a dot: a bot's seat, already
+        # "Bot (easy)", never reads "Bot (easy) (Django)".
+        players = page.locator("#result table").first.locator("tbody td:nth-child(2)")
+        assert all(" · " in text and ") (" not in text for text in players.all_inner_texts())
         assert_no_overflow(page, where)
         page.evaluate("window.scrollTo(0, 0)")
         shot(page, f"end-{name}-{size}")
