@@ -113,6 +113,17 @@ def assert_no_overflow(page: Page, where: str) -> None:
     assert wide == [], f"{where}: wider than the viewport: {wide}"
 
 
+def assert_menu_whole(page: Page, where: str) -> None:
+    """Every entry of the site's menu is on the screen, none cut at its edge."""
+    page.evaluate("window.scrollTo(0, 0)")
+    cut = page.eval_on_selector_all(
+        ".site-nav a",
+        "links => links.filter(a => { const r = a.getBoundingClientRect();"
+        " return r.left < 0 || r.right > window.innerWidth + 0.5; }).map(a => a.textContent)",
+    )
+    assert cut == [], f"{where}: the menu cuts {cut}"
+
+
 def assert_decision_in_first_screen(page: Page, where: str) -> None:
     page.evaluate("window.scrollTo(0, 0)")
     boxes = page.eval_on_selector_all(
@@ -142,6 +153,7 @@ def test_every_decision_is_in_the_first_screen_on_one_train(
         open_table(page, table["game"])
         where = f"{name} ({size}, {language})"
         expect(page.locator("#game-status .your-turn")).to_be_visible()
+        assert_menu_whole(page, where)
         assert_decision_in_first_screen(page, where)
         cars = tops(page)
         assert len(cars) >= 3 and len(set(cars)) == 1, f"{where}: the train wraps: {cars}"
