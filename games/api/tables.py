@@ -21,6 +21,7 @@ from games.models import Game, Player, Ruleset
 from games.selectors.naming import seat_name
 from games.selectors.tables import (
     TableAccess,
+    game_seats,
     game_with_seats,
     lobby_finished_games,
     lobby_my_games,
@@ -78,7 +79,7 @@ def usernames_of(games: list[Game]) -> dict[int, str]:
     ids = set()
     for game in games:
         ids.add(game.created_by_id)
-        ids.update(seat.player.user_id for seat in game.seats.all() if seat.player is not None)
+        ids.update(seat.player.user_id for seat in game_seats(game) if seat.player is not None)
     ids.discard(None)
     return dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
 
@@ -94,7 +95,7 @@ def table_data(
     """A table as the API shows it to ``user``: public facts only (no state, no seed)."""
     if usernames is None:
         usernames = usernames_of([game])
-    seats = list(game.seats.all())
+    seats = game_seats(game)
     mine = next((s for s in seats if s.player is not None and s.player.user_id == user.pk), None)
     my_seat = mine.position if mine is not None else None
     ruleset = game.ruleset

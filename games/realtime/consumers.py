@@ -50,6 +50,7 @@ from games.models import Player
 from games.selectors.tables import (
     game_chat,
     game_recent_events,
+    game_seats,
     game_with_seats,
     table_access,
     table_access_known,
@@ -115,7 +116,7 @@ def _read_for_send(game_id: int):
     Runs on the database thread."""
     game = game_with_seats(game_id)
     if game is not None:
-        seats = list(game.seats.all())
+        seats = game_seats(game)
         game_recent_events(game, limit=LOG_LINES)
         game_chat(game)
         players_on_leave(game, seats=seats)

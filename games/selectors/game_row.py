@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Model
 
-from games.models import Fixture, Game, League, Player, Round, Ruleset, Season
+from games.models import Fixture, Game, League, Player, Round, Ruleset, Season, Seat
 
 # The rows joined to the game, and the fields of each that the table and the page read (the
 # header, the league line: templates/leagues/expected_places.html), in each model's own field
@@ -108,22 +109,22 @@ def _sql(shape: Shape, lock: bool) -> str:
     return f"{sql}\nFOR UPDATE OF g" if lock else sql
 
 
-def _related_take(game: Game, prefix: str, model: type[Model], names: tuple) -> Model | None:
+def _related_take(row: Model, prefix: str, model: type[Model], names: tuple) -> Model | None:
     """The ``model`` row joined under ``prefix`` (``None`` when the LEFT JOIN found none), as
-    an instance with only those fields loaded; its columns leave the game. raw() converts only
-    the game's own fields: a related field with a ``from_db_value`` (a ruleset's config) is
-    converted here; the rest (keys, numbers, names) need none on either database."""
+    an instance with only those fields loaded; its columns leave ``row``. raw() converts only
+    the queried model's own fields: a related field with a ``from_db_value`` (a ruleset's
+    config) is converted here; the rest (keys, numbers, names) need none on either database."""
     fields = [model._meta.get_field(name) for name in names]
     values = []
     for name, field in zip(names, fields):
-        value = getattr(game, f"{prefix}__{name}")
-        delattr(game, f"{prefix}__{name}")
+        value = getattr(row, f"{prefix}__{name}")
+        delattr(row, f"{prefix}__{name}")
         if value is not None and hasattr(field, "from_db_value"):
             value = field.from_db_value(value, None, connection)
         values.append(value)
     if values[0] is None:
         return None
-    return model.from_db(Game.objects.db, [f.attname for f in fields], values)
+    return model.from_db(model.objects.db, [f.attname for f in fields], values)
 
 
 # The keys a game can have (a BigAutoField): a number outside finds no game, as the ORM's
@@ -163,3 +164,51 @@ def game_row(
             fixture.round = round_
             fixture.game = game
     return game, fixture
+
+
+# What a table reads of its seats' members: their names and who they are (a page, a
+# fragment, a push and a move know a member by ``user_id``); the whole page's league line
+# also shows usernames. Text and numbers only, which need no conversion on either database;
+# anything else read from a seat's player costs a query (the query-count tests).
+SEAT_PLAYER_FIELDS = ("id", "user_id", "display_name", "time_zone", "language")
+SEAT_USER_FIELDS = ("id", "username")
+
+
+@functools.cache
+def _seats_sql(shape: Shape) -> str:
+    """The SQL of a game's seats, in order, for one shape (built once per process): ``page``
+    with each member's username and rating in the game's kind (%(kind)s), ``locked`` with
+    whether each member turned Web Push on anywhere."""
+    columns = "s.*" + _related("player", "p", SEAT_PLAYER_FIELDS)
+    joins = "\n    LEFT JOIN games_player p ON p.id = s.player_id"
+    if shape.page:
+        users = get_user_model()._meta.db_table
+        columns += _related("user", "u", SEAT_USER_FIELDS)
+        columns += ",\n    ra.mu AS rating_mu, ra.sigma AS rating_sigma"
+        joins += f"""
+    LEFT JOIN "{users}" u ON u.id = p.user_id
+    LEFT JOIN games_rating ra ON ra.player_id = p.id AND ra.kind = %(kind)s"""
+    if shape.locked:
+        columns += """,
+    EXISTS (SELECT 1 FROM games_pushsubscription ps WHERE ps.player_id = s.player_id)
+        AS push_devices"""
+    where = "WHERE s.game_id = %(game)s ORDER BY s.position"
+    return f"SELECT {columns}\nFROM games_seat s{joins}\n{where}"
+
+
+def seats_row(game: Game, shape: Shape) -> list[Seat]:
+    """The seats of ``game`` read in ``shape``, in order, each with ``seat.game`` this game
+    and ``seat.player`` its member (``None`` for a bot's seat) with the fields above; ``page``:
+    ``seat.player.user`` (id, username), ``seat.rating_mu`` / ``seat.rating_sigma`` (None
+    when unrated); ``locked``: ``seat.push_devices``."""
+    params = {"game": game.pk, "kind": game.kind}
+    seats = list(Seat.objects.raw(_seats_sql(shape), params))
+    for seat in seats:
+        player = _related_take(seat, "player", Player, SEAT_PLAYER_FIELDS)
+        if shape.page:
+            user = _related_take(seat, "user", get_user_model(), SEAT_USER_FIELDS)
+            if player is not None:
+                player.user = user
+        seat.player = player
+        seat.game = game
+    return seats

@@ -30,6 +30,7 @@ from games.models import (
 from games.models.balance import BalanceRow, balance_stats
 from games.models.leagues import TIE_BREAKS, provisional_games
 from games.models.ratings import Skill, expected_places
+from games.selectors.tables import game_seats
 
 RECENT_GAMES = 10
 
@@ -352,8 +353,8 @@ def ratings_leaderboard_data(kind: str, *, limit: int = 100) -> list[dict]:
 
 def game_expected_places_data(game: Game) -> list[dict]:
     """For the game page: each member's expected place before the game (1 = first)."""
-    # game.seats.all(): the game page prefetched them with their players and users.
-    seats = [s for s in game.seats.all() if s.player_id is not None]
+    # The game page read them with their players and users (game_seats).
+    seats = [s for s in game_seats(game) if s.player_id is not None]
     if all(hasattr(s, "rating_mu") for s in seats):
         # Read with the seats (games/selectors/tables.py game_with_seats(page=True)): no query.
         skills = {

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
+from games.selectors.tables import game_seats
 from games.text.bots import seat_bot_label
 
 
@@ -20,4 +21,4 @@ def seat_name(seat: Seat) -> str:
 
 def seat_names(game: Game) -> dict[int, str]:
     """Seat → its name, from the game's (prefetched) seats."""
-    return {seat.position: seat_name(seat) for seat in game.seats.all()}
+    return {seat.position: seat_name(seat) for seat in game_seats(game)}

@@ -17,14 +17,9 @@ from typing import Any, TypeVar
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
-    Exists,
-    F,
-    FilteredRelation,
-    OuterRef,
     Prefetch,
     Q,
     QuerySet,
-    prefetch_related_objects,
 )
 from django.utils import timezone
 
@@ -38,10 +33,18 @@ from games.models import (
     Invitation,
     Notification,
     Player,
-    PushSubscription,
     Seat,
 )
-from games.selectors.game_row import CLOCK_HINTS, HINTS, LOCKED, PAGE, TABLE, Shape, game_row
+from games.selectors.game_row import (
+    CLOCK_HINTS,
+    HINTS,
+    LOCKED,
+    PAGE,
+    TABLE,
+    Shape,
+    game_row,
+    seats_row,
+)
 from games.selectors.log_copy import (
     RECENT_EVENTS,
     RecentEvent,
@@ -152,57 +155,39 @@ def clock_known_empty(game: Game, what: str, *, since: date | None = None) -> bo
     return what in none and (since is None or since >= leave_from)
 
 
-def _seats_of() -> QuerySet[Seat]:
-    # The table's seats with their members' players, not their users: a fragment, a push or
-    # a move knows a member by ``player.user_id`` and names them by ``display_name``. (The
-    # whole page's league line shows usernames: its seats come with them, ``_seats_rated``.)
-    return Seat.objects.select_related("player").order_by("position")
-
-
-def _seats_rated(kind: str) -> QuerySet[Seat]:
-    # Each seat's rating in the game's own kind, which the page's header shows: joined (a
-    # member has one rating per kind), cheaper for Django to build than two subqueries.
-    rating = FilteredRelation("player__ratings", condition=Q(player__ratings__kind=kind))
-    return _seats_with_players().annotate(
-        seat_rating=rating,
-        rating_mu=F("seat_rating__mu"),
-        rating_sigma=F("seat_rating__sigma"),
-    )
-
-
-def _seats_with_push() -> QuerySet[Seat]:
-    pushes = PushSubscription.objects.filter(player_id=OuterRef("player_id"))
-    return _seats_of().annotate(push_devices=Exists(pushes))
-
-
-# What ``read_once`` keeps under this key says that the copy's seats were read with it
-# (``game.seats.all()`` asks nothing): ``table_access_known``.
+# What ``read_once`` keeps under this key: the copy's seats, read with it (``game_seats``;
+# ``table_access_known``).
 _SEATS_READ = "seats"
 
 
-def _game_read(
-    game_id: int, shape: Shape, seats: Callable[[Game], QuerySet[Seat]], **row: Any
-) -> Game | None:
-    """The game ``game_id`` read in ``shape`` (games/selectors/game_row.py), with
-    ``seats(game)`` in ``game.seats.all()`` (each seat's ``seat.game`` is this game: no
-    query), or ``None``. The seats are read once the game is, so their query can use what the
-    game's row says (its kind)."""
+def _game_read(game_id: int, shape: Shape, seats: Shape, **row: Any) -> Game | None:
+    """The game ``game_id`` read in ``shape`` and its seats in ``seats``
+    (games/selectors/game_row.py), the seats kept on the copy (``game_seats``; each seat's
+    ``seat.game`` is this game: no query), or ``None``. The seats are read once the game is,
+    so their query can use what the game's row says (its kind)."""
     leave_from = _leave_from()
     game, fixture = game_row(game_id, leave_from, shape, **row)
     if game is None:
         return None
-    prefetch_related_objects([game], Prefetch("seats", queryset=seats(game)))
-    read_once(game, _SEATS_READ, lambda: True)
+    game.read_cache[_SEATS_READ] = seats_row(game, seats)
     if shape.page:
         read_once(game, GAME_FIXTURE, lambda: fixture)
     _clock_hints_keep(game, leave_from)
     return game
 
 
+def game_seats(game: Game) -> list[Seat]:
+    """The game's seats in order: those read with this copy of the game (``game_with_seats``,
+    ``game_locked_for_move``: no query), else ``game.seats.all()`` (prefetched by the lists of
+    tables). A list of the caller's own: the copy's stays as read."""
+    return list(read_once(game, _SEATS_READ, lambda: list(game.seats.all())))
+
+
 def game_with_seats(
     game_id: int, *, visit_of: Player | None = None, page: bool = False
 ) -> Game | None:
-    """The game, its ruleset and its seats (with players), or ``None`` for no such game (any
+    """The game, its ruleset and its seats (with players, ``game_seats``), or ``None`` for no
+    such game (any
     integer: one out of the database's range finds nothing): two queries, knowing whether the
     clock panel has anything to read (games/selectors/game_row.py).
 
@@ -214,19 +199,18 @@ def game_with_seats(
     (``game_fixture``), and each seat's rating in this game (``seat.rating_mu`` /
     ``seat.rating_sigma``, None when unrated; games/selectors/leagues.py)."""
     if page or visit_of is not None:
-        seats = (lambda game: _seats_rated(game.kind)) if page else (lambda game: _seats_of())
-        return _game_read(game_id, PAGE, seats, visit_of=visit_of)
-    return _game_read(game_id, TABLE, lambda game: _seats_of())
+        return _game_read(game_id, PAGE, PAGE if page else TABLE, visit_of=visit_of)
+    return _game_read(game_id, TABLE, TABLE)
 
 
 def game_locked_for_move(game_id: int) -> Game | None:
     """The game, its row locked until the transaction ends (PostgreSQL; SQLite has no row
-    locks, and the move's save is guarded by its version instead), with its seats in
-    ``game.seats.all()``, each seat saying whether its member turned Web Push on anywhere
+    locks, and the move's save is guarded by its version instead), with its seats
+    (``game_seats``), each seat saying whether its member turned Web Push on anywhere
     (``seat.push_devices``, for the move's "your turn"). It knows whether the clock panel and
     the turn clock have anything to read (games/selectors/game_row.py): a move at a table with
     nobody on leave reads no leave. Two queries; ``None`` for no such game."""
-    return _game_read(game_id, LOCKED, lambda game: _seats_with_push())
+    return _game_read(game_id, LOCKED, LOCKED)
 
 
 # The read cache's key of the league fixture the whole page's read found with the game
@@ -297,7 +281,7 @@ def table_access(game: Game, user: AbstractBaseUser) -> TableAccess:
     player = player_of(user)
     seat = None
     if player is not None:
-        seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
+        seat = next((s for s in game_seats(game) if s.player_id == player.pk), None)
     if seat is not None:
         return TableAccess(may_view=True, seat=seat, invited=False)
     invited = bool(
@@ -322,7 +306,7 @@ def table_access_known(game: Game, user: AbstractBaseUser) -> TableAccess | None
     if not _read_done(game, _SEATS_READ):
         return None
     player = user.player
-    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
+    seat = next((s for s in game_seats(game) if s.player_id == player.pk), None)
     if seat is None and game.invite_only:
         return None
     return table_access(game, user)

@@ -33,6 +33,7 @@ from games.selectors.log_copy import recent_events_after_move
 from games.selectors.tables import (
     game_locked_for_move,
     game_log_copy,
+    game_seats,
     game_state_remember,
 )
 from games.text.parsing import strict_int
@@ -136,7 +137,7 @@ def move_apply(
             _("The game moved on since your page was drawn; here is the table as it is now.")
         )
     # Read with the game and kept on it: the move's answer is rendered from this game.
-    seats = list(game.seats.all())
+    seats = game_seats(game)
     if user is not None:
         mine = [s for s in seats if s.player is not None and s.player.user_id == user.pk]
         if not mine:

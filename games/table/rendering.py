@@ -35,7 +35,13 @@ from games.models import Game
 from games.selectors.gamelog import log_entries, log_groups
 from games.selectors.log_copy import RECENT_EVENTS
 from games.selectors.naming import seat_name
-from games.selectors.tables import game_chat, game_events, game_recent_events, game_state
+from games.selectors.tables import (
+    game_chat,
+    game_events,
+    game_recent_events,
+    game_seats,
+    game_state,
+)
 from games.services.charts import scores_chart
 from games.services.replay import game_round_scores
 from games.table.boards import CHOICE_MARKS, DECORATORS, action_key
@@ -100,7 +106,7 @@ def board_context(
     with_actions: bool = True,
 ) -> dict[str, Any]:
     """The viewer's board: the engine's view, seat names, and the actions they may take."""
-    seats = list(game.seats.all())
+    seats = game_seats(game)
     names = {seat.position: seat_name(seat) for seat in seats}
     context: dict[str, Any] = {
         "board_template": f"games/{game.kind}/board.html#board",
@@ -186,7 +192,7 @@ def game_context(
     engine = get_engine(game.kind)
     state = game_state(game)
     context = board_context(game, state, position)
-    seats = list(game.seats.all())
+    seats = game_seats(game)
     names = context["names"]
     events = game_recent_events(game, limit=_events_wanted(game, since))
     finished = game.status == Game.Status.FINISHED

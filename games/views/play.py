@@ -24,6 +24,7 @@ from games.selectors.tables import (
     TableAccess,
     game_chat,
     game_events,
+    game_seats,
     game_unchanged,
     game_with_seats,
     player_of,
@@ -241,7 +242,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     events = game_events(game)
     step = min(max(_int_or(request.GET.get("step"), 0), 0), len(events))
     if finished:
-        seat_positions = [seat.position for seat in game.seats.all()]
+        seat_positions = [seat.position for seat in game_seats(game)]
         viewer = _int_or(request.GET.get("seat"), None)
         position = viewer if viewer in seat_positions else None
     else:

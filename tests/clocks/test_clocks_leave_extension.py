@@ -9,7 +9,7 @@ import time_machine
 from clockkit import seat_of, started_game, sweep, user_to_move
 
 from games.models import DeadlineExtension, GameEvent, Leave, ReminderSent, TableNotice
-from games.selectors.tables import game_locked_for_move
+from games.selectors.tables import game_locked_for_move, game_seats
 from games.services.clocks import ClockError, deadline_extend, leave_days_used, players_on_leave
 from games.services.clocks.leave import LeaveError, leave_cancel, leave_declare
 from games.services.clocks.leave_time import seat_leave_intervals
@@ -79,7 +79,7 @@ def test_a_turn_that_starts_during_leave_waits_for_its_end(
         assert game.deadline == T0 + LIMIT
     assert [row["player"] for row in players_on_leave(game, T0)] == [alice.player]
     # The game page passes the seats it has loaded: the same answer, without the join.
-    seats = list(game_locked_for_move(game.pk).seats.all())
+    seats = game_seats(game_locked_for_move(game.pk))
     with_seats = players_on_leave(game, T0, seats=seats)
     assert [(row["seat"], row["player"], row["leave"].pk) for row in with_seats] == [
         (row["seat"], row["player"], row["leave"].pk) for row in players_on_leave(game, T0)

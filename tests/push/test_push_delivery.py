@@ -317,13 +317,13 @@ def test_a_move_that_leaves_its_member_to_move_again_owes_them_nothing(
     alice, bob, device, push_service
 ):
     # (Colt Express: a double turn, or the next Stealin' choice.) The member is acting.
-    from games.selectors.tables import game_locked_for_move
+    from games.selectors.tables import game_locked_for_move, game_seats
     from games.services.push.outbox import turn_push_owe
 
     game = started_game(alice, bob)
     member = user_to_move(game, [alice, bob])
     device(member, "phone")
-    seats = list(game_locked_for_move(game.pk).seats.all())
+    seats = game_seats(game_locked_for_move(game.pk))
     own = next(s for s in seats if s.player.user_id == member.pk)
     other = next(s for s in seats if s.pk != own.pk)
     assert own.push_devices and not other.push_devices

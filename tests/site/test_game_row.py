@@ -1,6 +1,7 @@
-"""The game's row read as SQL (games/selectors/game_row.py) answers what the ORM answers: every
-field of the game, the clock panel's hints, the ruleset, the visitor's visit and unread count,
-and the league round — on SQLite and on PostgreSQL, whatever is or is not there."""
+"""The game's row and its seats read as SQL (games/selectors/game_row.py) answer what the ORM
+answers: every field of the game, the clock panel's hints, the ruleset, the visitor's visit and
+unread count, the league round; each seat with its member, their username and rating, and
+whether they turned Web Push on — on SQLite and on PostgreSQL, whatever is or is not there."""
 
 from __future__ import annotations
 
@@ -20,11 +21,14 @@ from games.models import (
     Game,
     Leave,
     Notification,
+    PushSubscription,
+    Rating,
+    Seat,
     StandingOrder,
     TableNotice,
     TableVisit,
 )
-from games.selectors.game_row import CLOCK_HINTS, HINTS, LOCKED, PAGE, TABLE, game_row
+from games.selectors.game_row import CLOCK_HINTS, HINTS, LOCKED, PAGE, TABLE, game_row, seats_row
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -146,3 +150,43 @@ def test_the_page_row_brings_the_league_round_the_game_is_played_for(alice, bob)
 @pytest.mark.parametrize("game_id", [0, 2**31, 2**63, -(2**63) - 1, 10**30])
 def test_a_key_that_names_no_game_finds_none(alice, game_id):
     assert game_row(game_id, LEAVE_FROM, PAGE, visit_of=alice.player) == (None, None)
+
+
+@pytest.mark.parametrize("shape", [TABLE, PAGE, LOCKED], ids=["table", "page", "locked"])
+def test_the_seats_row_is_each_seats_own_with_its_member(alice, bob, charlie, shape):
+    game = napad_game(alice, bob, charlie)
+    other = napad_game(charlie, bob)
+    Rating.objects.create(player=bob.player, kind="napad", mu=31.5, sigma=4.25)
+    Rating.objects.create(player=bob.player, kind="colt", mu=12.0, sigma=2.0)
+    PushSubscription.objects.create(
+        player=charlie.player, endpoint="https://push.example/c", p256dh="k", auth="a"
+    )
+    with CaptureQueriesContext(connection) as queries:
+        seats = seats_row(game, shape)
+        read = [
+            (s.pk, s.position, s.identity, s.game is game, s.player.display_name, s.player.user_id)
+            for s in seats
+        ]
+    assert len(queries) == 1
+    stored = Seat.objects.filter(game=game).select_related("player").order_by("position")
+    assert read == [
+        (s.pk, s.position, s.identity, True, s.player.display_name, s.player.user_id)
+        for s in stored
+    ]
+    assert [s.breakdown for s in seats] == [s.breakdown for s in stored]
+    if shape.page:
+        assert [s.player.user.username for s in seats] == ["alice", "bob", "charlie"]
+        assert [(s.rating_mu, s.rating_sigma) for s in seats] == [
+            (None, None),
+            (31.5, 4.25),
+            (None, None),
+        ]
+    if shape.locked:
+        assert [bool(s.push_devices) for s in seats] == [False, False, True]
+    assert [s.position for s in seats_row(other, shape)] == [0, 1]
+
+
+def test_a_bots_seat_has_no_member(alice):
+    game = napad_game(alice, bot_seats={1: "heuristic"})
+    bot = seats_row(game, PAGE)[1]
+    assert (bot.player_id, bot.player, bot.bot_kind) == (None, None, "heuristic")

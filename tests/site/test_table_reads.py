@@ -26,6 +26,7 @@ from games.selectors.tables import (
     game_chat,
     game_locked_for_move,
     game_recent_events,
+    game_seats,
     game_with_seats,
     table_access_known,
     unread_notifications_count,
@@ -37,7 +38,7 @@ pytestmark = pytest.mark.django_db
 def _seats(game: Game) -> list[tuple[int, str, int]]:
     # A table knows its members by user id and names them by display name: the users' own
     # rows are not read (each seat's would be another model object built on every read).
-    return [(s.position, s.player.display_name, s.player.user_id) for s in game.seats.all()]
+    return [(s.position, s.player.display_name, s.player.user_id) for s in game_seats(game)]
 
 
 def test_each_game_gets_its_own_seats_and_its_own_ruleset_with_no_further_query(
@@ -51,7 +52,7 @@ def test_each_game_gets_its_own_seats_and_its_own_ruleset_with_no_further_query(
             read = game_with_seats(game.pk)
             seats = _seats(read)
             ruleset_name = read.ruleset.name
-            seat_games = {seat.game.pk for seat in read.seats.all()}
+            seat_games = {seat.game.pk for seat in game_seats(read)}
         # The game with its ruleset, and its seats with players: two queries.
         assert len(queries) == 2
         assert read.pk == game.pk
@@ -81,7 +82,7 @@ def test_the_page_shows_each_seats_rating_in_the_games_own_kind(alice, bob):
     Rating.objects.create(player=alice.player, kind="colt", mu=12.0, sigma=2.0)
     Rating.objects.create(player=bob.player, kind="colt", mu=40.0, sigma=1.0)
     read = game_with_seats(game.pk, page=True)
-    ratings = {s.player_id: (s.rating_mu, s.rating_sigma) for s in read.seats.all()}
+    ratings = {s.player_id: (s.rating_mu, s.rating_sigma) for s in game_seats(read)}
     assert ratings == {alice.player.pk: (31.5, 4.0), bob.player.pk: (None, None)}
 
 
@@ -112,7 +113,7 @@ def test_a_moves_locked_read_brings_the_seats_with_their_push_devices(alice, bob
     )
     with CaptureQueriesContext(connection) as queries:
         locked = game_locked_for_move(game.pk)
-        seats = [(s.position, s.player.user_id, s.push_devices) for s in locked.seats.all()]
+        seats = [(s.position, s.player.user_id, s.push_devices) for s in game_seats(locked)]
     # The locked game and its seats: two queries.
     assert len(queries) == 2
     assert "FOR UPDATE" in queries[0]["sql"] or connection.vendor != "postgresql"
@@ -149,7 +150,7 @@ def test_a_table_without_seats_is_read_with_none(alice, bob):
     for page in (False, True):
         read = game_with_seats(game.pk, page=page)
         assert read is not None and read.pk == game.pk
-        assert list(read.seats.all()) == []
+        assert game_seats(read) == []
 
 
 def test_a_missing_game_is_none_and_the_log_limit_is_honoured(alice, bob):
@@ -218,7 +219,7 @@ def test_a_sockets_access_needs_no_query_only_when_the_seats_came_with_the_game(
     read = game_with_seats(game.pk)
     with django_assert_num_queries(0):
         known = {pk: table_access_known(read, user) for pk, user in users.items()}
-    seats = {seat.player.user_id: seat.position for seat in read.seats.all()}
+    seats = {seat.player.user_id: seat.position for seat in game_seats(read)}
     assert {pk: (a.may_view, a.position) for pk, a in known.items()} == {
         alice.pk: (True, seats[alice.pk]),
         bob.pk: (True, seats[bob.pk]),

@@ -27,6 +27,7 @@ from games.models.ratings import (
     rated_places,
     skills_update,
 )
+from games.selectors.tables import game_seats
 
 # -- stored ratings ---------------------------------------------------------------------------
 
@@ -183,6 +184,6 @@ def players_expected_places(kind: str, player_ids: Sequence[int]) -> dict[int, f
 def game_expected_places(game: Game) -> dict[int, float]:
     """For the game page: seat position -> expected place of the member in it (bots and empty
     seats are left out)."""
-    seats = [s for s in game.seats.all() if s.player_id is not None]
+    seats = [s for s in game_seats(game) if s.player_id is not None]
     places = players_expected_places(game.kind, [s.player_id for s in seats])
     return {s.position: places[s.player_id] for s in seats}

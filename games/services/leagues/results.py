@@ -16,6 +16,7 @@ import logging
 from django.db import IntegrityError, transaction
 
 from games.models import Fixture, FixtureSeat, Game, ResultRecord, Round
+from games.selectors.tables import game_seats
 
 from .ratings import ratings_record_apply
 from .standings import standings_fixture_apply
@@ -33,7 +34,7 @@ def _record_insert(**fields) -> ResultRecord | None:
 
 def fixture_sync_from_game(fixture: Fixture, game: Game) -> None:
     """Copy a finished game's places, scores, identities and bot hand-overs to its fixture."""
-    seats = {seat.position: seat for seat in game.seats.all()}
+    seats = {seat.position: seat for seat in game_seats(game)}
     rows = list(fixture.seats.all())
     for row in rows:
         seat = seats.get(row.position)

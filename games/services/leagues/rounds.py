@@ -30,6 +30,7 @@ from games.models import (
     Round,
     Season,
 )
+from games.selectors.tables import game_seats
 from games.services import play
 from games.services.clocks.deadlines import clock_policy_set
 from games.services.notifications import notification_send
@@ -172,7 +173,7 @@ def _fixture_game_create(league: League, fixture: Fixture, table: PlannedTable) 
             game=game,
             key=f"league-round:{fixture.round_id}:{player.pk}",
         )
-    identities = {seat.position: seat.identity for seat in game.seats.all()}
+    identities = {seat.position: seat.identity for seat in game_seats(game)}
     FixtureSeat.objects.bulk_create(
         [
             FixtureSeat(
