@@ -1,14 +1,17 @@
-"""One game's own row by its key, as SQL: the read every page, fragment, push and move makes.
+"""One game's row and its seats by the game's key, as SQL: the reads every page, fragment,
+push and move makes.
 
-That read is always the same: the game, whether its clock panel has anything to read (a
-seated member's leave, a notice, a "+24 h", a standing order), the ruleset the table names,
-and for the whole page the member's last visit, their unread count and the league round.
-Built by the ORM, it took Django longer to compile than the database took to answer, on every
-request (decision 0020). So the SQL is written here once per shape, run with ``Manager.raw()``
-(each model field converted as the ORM would), and the rows it joins become the game's related
-objects with ``Model.from_db()``: both public, documented Django APIs. The SQL is plain
-standard SQL, the same on SQLite and PostgreSQL. ``tests/site/test_game_row.py`` checks it
-against the ORM's answer, and the pages' query-count tests keep it one query.
+Those reads are always the same: the game, whether its clock panel has anything to read (a
+seated member's leave, a notice, a "+24 h", a standing order), the ruleset the table names, and
+for the whole page the member's last visit, their unread count and the league round; then the
+seats with their members (for the page their usernames and ratings, for a move whether they
+turned Web Push on). Built by the ORM, they took Django longer to compile than the database
+took to answer, on every request (decision 0020). So the SQL is written here once per shape,
+run with ``Manager.raw()`` (each field of the queried model converted as the ORM would), and
+the rows it joins become related objects with ``Model.from_db()``: both public, documented
+Django APIs. The SQL is standard, the same on SQLite and PostgreSQL.
+``tests/site/test_game_row.py`` checks each shape against the ORM's answer, and the pages'
+query-count tests keep each read one query.
 """
 
 from __future__ import annotations

@@ -20,5 +20,5 @@ def seat_name(seat: Seat) -> str:
 
 
 def seat_names(game: Game) -> dict[int, str]:
-    """Seat → its name, from the game's (prefetched) seats."""
+    """Seat → its name, from the seats read with the game (``game_seats``)."""
     return {seat.position: seat_name(seat) for seat in game_seats(game)}

@@ -275,7 +275,7 @@ def table_access(game: Game, user: AbstractBaseUser) -> TableAccess:
     """Members may watch open tables; an invite-only table only its players, invitees and
     creator, and a moderator acting on it (``games.roles.may_view_table``).
 
-    Expects ``game.seats`` prefetched (``game_with_seats``); costs a query only for an
+    Expects the seats read with the game (``game_seats``); costs a query only for an
     invite-only table the member has no seat at.
     """
     player = player_of(user)
@@ -298,7 +298,7 @@ def table_access(game: Game, user: AbstractBaseUser) -> TableAccess:
 
 def table_access_known(game: Game, user: AbstractBaseUser) -> TableAccess | None:
     """``table_access`` when it needs no query at all — the member's profile already loaded
-    on ``user``, the seats prefetched on ``game``, and the member seated or the table open —
+    on ``user``, the seats read with ``game``, and the member seated or the table open —
     else ``None`` (ask ``table_access``). For code that must not touch the database (a
     socket's event loop)."""
     if not user.is_authenticated or not get_user_model().player.is_cached(user):
