@@ -112,22 +112,34 @@ def _sql(shape: Shape, lock: bool) -> str:
     return f"{sql}\nFOR UPDATE OF g" if lock else sql
 
 
+@functools.cache
+def _loaded_fields(model: type[Model], names: tuple[str, ...]) -> tuple[tuple, list[str]]:
+    """``names``' fields of ``model``, each with whether it converts what the database gives
+    (``from_db_value``), and their attribute names: looked up once per process, not once per
+    row of every read."""
+    fields = [model._meta.get_field(name) for name in names]
+    converting = tuple(
+        (name, field, hasattr(field, "from_db_value")) for name, field in zip(names, fields)
+    )
+    return converting, [field.attname for field in fields]
+
+
 def _related_take(row: Model, prefix: str, model: type[Model], names: tuple) -> Model | None:
     """The ``model`` row joined under ``prefix`` (``None`` when the LEFT JOIN found none), as
     an instance with only those fields loaded; its columns leave ``row``. raw() converts only
     the queried model's own fields: a related field with a ``from_db_value`` (a ruleset's
     config) is converted here; the rest (keys, numbers, names) need none on either database."""
-    fields = [model._meta.get_field(name) for name in names]
+    fields, attnames = _loaded_fields(model, names)
     values = []
-    for name, field in zip(names, fields):
+    for name, field, converts in fields:
         value = getattr(row, f"{prefix}__{name}")
         delattr(row, f"{prefix}__{name}")
-        if value is not None and hasattr(field, "from_db_value"):
+        if value is not None and converts:
             value = field.from_db_value(value, None, connection)
         values.append(value)
     if values[0] is None:
         return None
-    return model.from_db(model.objects.db, [f.attname for f in fields], values)
+    return model.from_db(model.objects.db, attnames, values)
 
 
 # The keys a game can have (a BigAutoField): a number outside finds no game, as the ORM's
@@ -206,10 +218,11 @@ def seats_row(game: Game, shape: Shape) -> list[Seat]:
     when unrated); ``locked``: ``seat.push_devices``."""
     params = {"game": game.pk, "kind": game.kind}
     seats = list(Seat.objects.raw(_seats_sql(shape), params))
+    user_model = get_user_model()
     for seat in seats:
         player = _related_take(seat, "player", Player, SEAT_PLAYER_FIELDS)
         if shape.page:
-            user = _related_take(seat, "user", get_user_model(), SEAT_USER_FIELDS)
+            user = _related_take(seat, "user", user_model, SEAT_USER_FIELDS)
             if player is not None:
                 player.user = user
         seat.player = player

@@ -113,27 +113,32 @@ def assert_no_overflow(page: Page, where: str) -> None:
     assert wide == [], f"{where}: wider than the viewport: {wide}"
 
 
+def boxes_at_top(page: Page, selector: str) -> list[dict]:
+    """The visible elements ``selector`` finds, with the page scrolled to its top: each one's
+    box (top, bottom, left, right) and text."""
+    page.evaluate("window.scrollTo(0, 0)")
+    return page.eval_on_selector_all(
+        selector,
+        "found => found.filter(e => e.offsetParent !== null).map(e => {"
+        " const r = e.getBoundingClientRect();"
+        " return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,"
+        " text: e.textContent}; })",
+    )
+
+
 def assert_menu_whole(page: Page, where: str) -> None:
     """Every entry of the site's menu is on the screen, none cut at its edge."""
-    page.evaluate("window.scrollTo(0, 0)")
-    cut = page.eval_on_selector_all(
-        ".site-nav a",
-        "links => links.filter(a => { const r = a.getBoundingClientRect();"
-        " return r.left < 0 || r.right > window.innerWidth + 0.5; }).map(a => a.textContent)",
-    )
+    width = page.evaluate("window.innerWidth")
+    links = boxes_at_top(page, ".site-nav a")
+    cut = [link["text"] for link in links if link["left"] < 0 or link["right"] > width + 0.5]
     assert cut == [], f"{where}: the menu cuts {cut}"
 
 
 def assert_decision_in_first_screen(page: Page, where: str) -> None:
-    page.evaluate("window.scrollTo(0, 0)")
-    boxes = page.eval_on_selector_all(
-        "#decision button",
-        "buttons => buttons.filter(b => b.offsetParent !== null).map(b => {"
-        " const r = b.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; })",
-    )
+    boxes = boxes_at_top(page, "#decision button")
     assert boxes, f"{where}: no control to decide with"
     height, width = page.evaluate("[window.innerHeight, window.innerWidth]")
-    outside = [box for box in boxes if box[0] < 0 or box[1] > height or box[3] > width]
+    outside = [b for b in boxes if b["top"] < 0 or b["bottom"] > height or b["right"] > width]
     assert not outside, f"{where}: {len(outside)} of {len(boxes)} controls below the first screen"
 
 
