@@ -150,6 +150,14 @@ TEMPLATES = [
             ],
         },
     },
+    # The table's templates (the game page's live parts, boards, log, replay): decision 0021.
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "games.table.templating.environment"},
+    },
 ]
 
 # --- Database --------------------------------------------------------------------------------

@@ -124,3 +124,11 @@ def parse(html: str) -> Element:
     builder.close()
     assert builder.open == [builder.root], f"<{builder.open[-1].tag}> is left open"
     return builder.root
+
+
+def csrf_field(token: str) -> str:
+    """The CSRF input Django's Jinja2 backend gives a template rendered with a request
+    (``csrf_input``), for the page's token ``token``."""
+    from django.utils.html import format_html
+
+    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)

@@ -15,7 +15,7 @@ seat's after the end). Each logged action (a ``GameEvent``) becomes an *entry*:
   engine's ``Wording``); a line's own ``round`` / ``phase`` may be later (the last pass of a
   Napad round runs the division of the loot and the next round's start).
 Entries are data, never markup: ``log_groups`` puts the lines under round / phase headings,
-and templates/games/_log.html renders them (the table's box, the whole log, the replay).
+and templates/jinja2/games/log/ renders them (the table's box, the whole log, the replay).
 """
 
 from __future__ import annotations

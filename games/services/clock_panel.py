@@ -1,6 +1,6 @@
 """The clock panel's context: what the panel under a running game's board shows its viewer —
 who is on leave, the table's latest notices, whom they may give "+24 h", and (Colt Express)
-their standing orders. Data in, a dict out; templates/clocks/panel.html renders it."""
+their standing orders. Data in, a dict out; templates/jinja2/clocks/panel.html renders it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """One table rendered for one viewer: the read-and-render path the game page, its HTMX fragments
 and the WebSocket consumer share. ``rendering`` turns a game and a viewer into the page's
-context and HTML (from the partials under ``templates/games/``); ``status`` words the status
+context and HTML (from the table's Jinja2 templates under ``templates/jinja2/``, with the
+environment of ``templating``); ``status`` words the status
 line, ``boards`` hangs the viewer's legal moves and mark keys on the board, ``catchup`` builds
 "since your last visit". It reads through
 ``games.selectors`` and ``games.services`` and is imported only by the edges (views, the

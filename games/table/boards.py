@@ -51,7 +51,7 @@ class _CargoNames(dict):
 
 
 def napad_hand_named(hand: list[dict[str, Any]], cargo_names: dict | None = None) -> list:
-    """Name each half of a hand's cards for the template (games/napad/board.html#hand-card):
+    """Name each half of a hand's cards for the template (games/napad/cards.html hand_card):
     its cargo, and its bullets ("2 bullets") when it has some. The replay's every hand too."""
     names = _CargoNames() if cargo_names is None else cargo_names
     for card in hand:
@@ -154,7 +154,7 @@ def colt_choice_marks(view: dict[str, Any], action: dict[str, Any]) -> str:
 
 
 def colt_card_named(card: str) -> dict[str, Any]:
-    """A card of a hand as games/colt/board.html#card_face shows it: its name, and whether it
+    """A card of a hand as games/colt/cards.html card_face shows it: its name, and whether it
     is a bullet (the table's hand and the replay's every hand)."""
     return {"card": card, "name": colt_card_name(card), "is_bullet": card.startswith("bullet:")}
 

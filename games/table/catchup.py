@@ -2,7 +2,7 @@
 
 Input: the game's last events (``GameEvent`` rows, oldest first, read with one bounded query),
 the version the panel starts from, and the viewer. Output: plain data for the "since your last
-visit" panel (``templates/games/_since.html``) —
+visit" panel (``templates/jinja2/games/_since.html``) —
 
 - groups by round and phase, each with short lines in the viewer's language (the texts come
   from ``games.selectors.gamelog``; what the viewer may read is decided there, as for the log);

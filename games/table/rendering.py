@@ -1,11 +1,14 @@
 """Turning a game and a viewer into HTML: the one place the HTTP views and the consumer share.
 
+The table's templates are Jinja2's (``templates/jinja2/games/table/``, decision 0021); the
+site's page around the table is Django's (``templates/games/game_detail.html``).
+
 Everything a page shows of a game comes from ``engine.board_view(state, seat)`` (its ``view``
 less what no board draws) plus the viewer's legal actions, never from the stored state
 directly, so a fragment can only hold what that viewer may see. ``Game.state`` and
 ``Game.seed`` never reach a template.
 
-The page's live parts (``games/game_detail.html``): ``#game-live`` — the viewer's decision
+The page's live parts (``games/table/page.html``): ``#game-live`` — the viewer's decision
 (their hand, the choice they must make), the element an HTMX answer replaces — and, swapped by
 id beside it, ``#game-status`` (the sticky status bar), ``#game-board`` and ``#game-log-box``.
 The "since your last visit" panel (``#since``) sits between the decision and the board and is
@@ -22,11 +25,11 @@ from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest
-from django.template.context_processors import csrf
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -57,9 +60,12 @@ LOG_LINES = RECENT_EVENTS
 # Actions the live region reads out after a change (older ones: "…").
 ANNOUNCED_ACTIONS = 3
 CHART_CACHE_SECONDS = 7 * 24 * 3600
-LIVE_TEMPLATE = "games/game_detail.html#live"
-CHAT_TEMPLATE = "games/game_detail.html#chat"
-SINCE_TEMPLATE = "games/game_detail.html#since"
+# The engine the table's templates are in (napad_site/settings.py TEMPLATES).
+TABLE_ENGINE = "jinja2"
+PAGE_TEMPLATE = "games/table/page.html"
+LIVE_TEMPLATE = "games/table/live.html"
+CHAT_TEMPLATE = "games/table/chat.html"
+SINCE_TEMPLATE = "games/table/since.html"
 
 
 def duration_text(duration: timedelta) -> str:
@@ -109,8 +115,8 @@ def board_context(
     seats = game_seats(game)
     names = {seat.position: seat_name(seat) for seat in seats}
     context: dict[str, Any] = {
-        "board_template": f"games/{game.kind}/board.html#board",
-        "hand_template": f"games/{game.kind}/board.html#hand",
+        "board_template": f"games/{game.kind}/board.html",
+        "hand_template": f"games/{game.kind}/hand.html",
         "view": None,
         "actions": [],
         "names": names,
@@ -214,7 +220,7 @@ def game_context(
             round_now=(context["view"] or {}).get("round"),
         ),
         turn_time_limit=duration_text(game.turn_time_limit),
-        # The log box's links and icons (templates/games/_log.html log_box).
+        # The log box's links and icons (games/log/box.html).
         log_url=reverse("game_log", args=[game.pk]),
         replay_url=reverse("game_replay", args=[game.pk]),
         log_sprite=static("img/log-icons.svg"),
@@ -269,7 +275,7 @@ def game_context(
             everything=finished,
             current_round=view.get("round"),
         )
-    # The log box's lines under their headings, newest first (templates/games/_log.html).
+    # The log box's lines under their headings, newest first (games/log/groups.html).
     context["log_groups"] = log_groups(context["log"], game.kind, newest_first=True)
     context["announcement"] = _announcement(context["status"], context["log"], announce_after)
     return context
@@ -284,6 +290,20 @@ def end_chart(game: Game, names: dict[int, str]) -> dict[str, Any]:
         scores = game_round_scores(game, game_events(game))
         cache.set(key, scores, CHART_CACHE_SECONDS)
     return scores_chart(scores, names)
+
+
+def render_table(name: str, context: dict[str, Any], request: HttpRequest | None) -> SafeString:
+    """One of the table's templates; with the request, its forms get the CSRF token. Safe to
+    show in a Django page as it is: the template escaped every value."""
+    html = render_to_string(name, context, request=request, using=TABLE_ENGINE)
+    return mark_safe(html)  # noqa: S308 (rendered by an autoescaping template)
+
+
+def render_game_page(request: HttpRequest, context: dict[str, Any]) -> SafeString:
+    """The whole table for the game page (``game_context`` plus the chat), to put in the
+    site's page (games/game_detail.html)."""
+    context["user"] = request.user
+    return render_table(PAGE_TEMPLATE, context, request)
 
 
 def render_game_live(
@@ -312,17 +332,9 @@ def render_game_live(
     )
     context["oob"] = oob
     context["parts_oob"] = True
-    # Of the site's context processors (the menu's, the bell's, the language switcher's) the
-    # live parts use only the member (an open table's buttons) and the CSRF token (the move
-    # forms; lazy, as the processor gives it). Running all of them would slow every answer
-    # and push for values the live parts never show.
-    if request is None:
-        context["user"] = user
-    else:
-        context["user"] = request.user
-        context.update(csrf(request))
+    context["user"] = user if request is None else request.user
     # The live partial ends with the parts that swap by id and the live region's words.
-    return render_to_string(LIVE_TEMPLATE, context)
+    return render_table(LIVE_TEMPLATE, context, request)
 
 
 @functools.cache
@@ -330,7 +342,7 @@ def render_since_closed() -> str:
     """The "since your last visit" panel emptied by id: the member acted or dismissed it.
     The same few bytes every time (no words, nothing of the member's): rendered once per
     process, not once per move."""
-    return render_to_string(SINCE_TEMPLATE, {"since": None, "since_oob": True})
+    return render_table(SINCE_TEMPLATE, {"since": None, "since_oob": True}, None)
 
 
 def render_chat(
@@ -338,4 +350,4 @@ def render_chat(
 ) -> str:
     """The table chat's last lines (and why a message was refused, for its writer)."""
     context = {"game": game, "chat": game_chat(game), "oob": oob, "chat_error": error}
-    return render_to_string(CHAT_TEMPLATE, context, request=request)
+    return render_table(CHAT_TEMPLATE, context, request)

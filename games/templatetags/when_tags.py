@@ -6,8 +6,9 @@ element's ``datetime`` and ``title``. ``{{ deadline|until_when }}`` — both: "T
 in 5 h", for deadlines. ``{{ moment|on_date }}`` — always the date, for "since …". The date
 formats are translated strings (``pgettext`` "date format", Django's date format letters) given
 to Django's ``date_format``, so each language has one style; the page's JavaScript counts down
-with the same words as :func:`relative` (``{% relative_words %}``). The markup is the
-``games/_dates.html`` template's.
+with the same words as :func:`relative` (``{% relative_words %}``). The markup is the Jinja2
+templates' ``games/dates/time.html`` and ``games/dates/deadline.html`` (the ``jinja2`` engine's,
+templates/jinja2/), for the Django templates' pages and the table's Jinja2 ones alike.
 
 The active time zone is the member's: ``PlayerTimezoneMiddleware`` sets it for pages, and the
 consumer for pushed fragments.
@@ -22,6 +23,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 register = template.Library()
@@ -32,7 +34,8 @@ NEAR_DAYS = 10
 # de dez"); Django's names are capitalised, as a calendar's headings would be. (Polish leaves
 # the weekday out: after "do" it would need the genitive, which Django's names do not have.)
 LOWER_CASE_DATES = ("pl", "pt")
-TEMPLATE = "games/_dates.html"
+# The markup's templates (the jinja2 engine's), by the filters' kind of date.
+TEMPLATES = {"time": "games/dates/time.html", "deadline": "games/dates/deadline.html"}
 
 
 def absolute(moment: datetime) -> str:
@@ -79,9 +82,11 @@ def relative(moment: datetime, now: datetime | None = None) -> str | None:
     return None
 
 
-def _render(partial: str, moment: datetime, exact: str, text: str | None, **extra) -> str:
+def _render(kind: str, moment: datetime, exact: str, text: str | None, **extra) -> SafeString:
+    """The markup, safe in both engines (the Jinja2 backend returns a plain ``str``)."""
     context = {"iso": moment.isoformat(), "exact": exact, "text": text, **extra}
-    return render_to_string(f"{TEMPLATE}#{partial}", context)
+    html = render_to_string(TEMPLATES[kind], context, using="jinja2")
+    return mark_safe(html)  # noqa: S308 (the template's markup, its values escaped)
 
 
 @register.filter

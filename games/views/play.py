@@ -39,7 +39,9 @@ from games.table.rendering import (
     game_context,
     render_chat,
     render_game_live,
+    render_game_page,
     render_since_closed,
+    render_table,
 )
 from games.text.parsing import strict_int
 
@@ -102,6 +104,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if player is not None:
         # The bell's count came with the game (over the context processor's own query).
         context["unread_notifications"] = game.visitor_unread or 0
+    context["table"] = render_game_page(request, context)
     return render(request, "games/game_detail.html", context)
 
 
@@ -189,6 +192,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
         "log_sprite": static("img/log-icons.svg"),
         "position": access.position,
     }
+    context["log_html"] = render_table("games/log/whole.html", context, request)
     return render(request, "games/game_log.html", context)
 
 
@@ -221,7 +225,8 @@ def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_verify_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game, _access = _visible_game(request, game_id)
     verification = game_verify(game, game_events(game))
-    return render(request, "games/verify_result.html", {"verification": verification})
+    html = render_table("games/verify_result.html", {"verification": verification}, request)
+    return HttpResponse(html)
 
 
 def _int_or(value: str | None, default: int | None) -> int | None:
@@ -279,4 +284,5 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         log_sprite=static("img/log-icons.svg"),
     )
     context["log_groups"] = log_groups(context["log"], game.kind)
+    context["replay"] = render_table("games/replay.html", context, request)
     return render(request, "games/game_replay.html", context)

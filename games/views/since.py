@@ -24,6 +24,7 @@ from games.table.rendering import board_context, render_since_closed
 
 from .play import _int_or, _visible_game
 
+# The jinja2 engine's (templates/jinja2/; decision 0021).
 WATCH_TEMPLATE = "games/_watch.html"
 
 
@@ -72,5 +73,7 @@ def game_watch(request: HttpRequest, game_id: int) -> HttpResponse:
                 )
             )
         shown.append({"caption": caption, "seq": event.seq if event else start, **context})
-    html = render_to_string(WATCH_TEMPLATE, {"steps": shown, "game": game}, request=request)
+    html = render_to_string(
+        WATCH_TEMPLATE, {"steps": shown, "game": game}, request=request, using="jinja2"
+    )
     return HttpResponse(html)

@@ -1,4 +1,4 @@
-"""The game page's clock panel (``{% clock_panel %}``, templates/clocks/panel.html): who is on
+"""The game page's clock panel (templates/jinja2/clocks/panel.html): who is on
 leave (with and without a reason), the table's notices, the "+24 h" button for everyone but the
 member to move, and Colt Express's standing orders — every name and text shown as written,
 never as markup, in every language the club speaks; and no panel once the game is over."""
@@ -12,17 +12,18 @@ from clockkit import colt_stealin, seat_of, started_game, user_to_move
 from django.conf import settings
 from django.template import Context, Template
 from django.template.defaultfilters import date
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
 from games.models import Game, Player
 from games.selectors.tables import game_with_seats
-from games.services.clock_panel import PANEL_NOTICES
+from games.services.clock_panel import PANEL_NOTICES, clock_panel_context
 from games.services.clocks import players_on_leave
 from games.services.clocks.leave import leave_declare, player_today
 from games.services.notifications import table_notice_post, table_notices
 from games.table.rendering import game_context
-from tests.markupkit import parse
+from tests.markupkit import csrf_field, parse
 
 pytestmark = pytest.mark.django_db
 
@@ -35,9 +36,16 @@ TOKEN = "t0k3n<&>"
 def _html(game: Game, position: int | None, csrf: str | None = TOKEN) -> str:
     """The panel as ``position``'s page of ``game`` renders it (``None``: a spectator)."""
     values = game_context(game_with_seats(game.pk), position=position)
+    values["panel"] = clock_panel_context(
+        values["game"],
+        position=position,
+        my_seat=values["my_seat"],
+        view=values["view"],
+        seats=values["seats"],
+    )
     if csrf is not None:
-        values["csrf_token"] = csrf
-    return Template("{% load clock_tags %}{% clock_panel %}").render(Context(values))
+        values["csrf_input"] = csrf_field(csrf)
+    return render_to_string("clocks/panel.html", values, using="jinja2")
 
 
 def _panel(game: Game, position: int | None, csrf: str | None = TOKEN):

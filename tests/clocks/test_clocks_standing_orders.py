@@ -342,7 +342,7 @@ def test_the_boards_view_gives_the_same_orders_as_the_engines_own(game, seats, a
 
 @pytest.mark.parametrize("language", ["en", "pl", "pt-br"])
 def test_the_orders_form_offers_each_card_its_choices_with_the_chosen_one_selected(game, language):
-    # clocks/panel.html#standing_orders, given orders for every kind of card (an odd label and
+    # clocks/panel.html's standing orders, given orders for every kind of card (an odd label and
     # an odd bandit's name among them): one form per card, its label naming the card, its
     # choices as the service lists them, the saved order selected, every text shown as text.
     from django.template.loader import render_to_string
@@ -350,7 +350,7 @@ def test_the_orders_form_offers_each_card_its_choices_with_the_chosen_one_select
     from django.utils.translation import gettext, ngettext
 
     from games.services.standing_orders import order_choices
-    from tests.markupkit import parse
+    from tests.markupkit import csrf_field, parse
 
     bandits = [
         {"seat": 0, "character": "Belle"},
@@ -374,10 +374,10 @@ def test_the_orders_form_offers_each_card_its_choices_with_the_chosen_one_select
     with translation.override(language):
         for some in (orders, orders[:1], orders[2:4]):
             for csrf in ("t0k3n<&>", None):
-                values = {"orders": some, "game": game}
+                values = {"panel": {"show": True, "orders": some}, "game": game}
                 if csrf is not None:
-                    values["csrf_token"] = csrf
-                html = render_to_string("clocks/panel.html#standing_orders", values)
+                    values["csrf_input"] = csrf_field(csrf)
+                html = render_to_string("clocks/panel.html", values, using="jinja2")
                 details = parse(html).find("details", cls="standing-orders")
                 summary = details.find("summary")
                 assert summary.find("h2", id="standing-orders-title").text == gettext(

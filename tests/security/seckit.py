@@ -29,19 +29,20 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.template.loader import render_to_string
+from markupsafe import escape
 
 from games.engines import get_engine
 from games.models import Game, GameEvent
 from games.selectors.gamelog import event_text, event_texts
 from games.selectors.naming import seat_names
+from games.templatetags.board_labels import colt_card_name
 
 # Keys of a stored engine state that no view has (views say "hand", "hand_size", ...).
 STATE_ONLY_KEYS = ('"hands": [', '"decks": [', '"hideouts": [', '"round_deck": [', '"tm_loot": [')
 
 _SPACE = re.compile(r"\s+")
 _PILE_ITEM = re.compile(r'<li class="pile__card([^"]*)"[^>]*>(.*?)</li>', re.S)
-# An unplayed gang card as the markup draws it (games/napad/board.html#hand-card): the hand on
+# An unplayed gang card as the markup draws it (games/napad/cards.html hand_card): the hand on
 # the table page (each half a form or a plain half) and the replay's hands: id, first colour,
 # value.
 _NAPAD_HAND_CARD = re.compile(
@@ -58,7 +59,8 @@ def _squash(text: str) -> str:
 
 
 def _colt_card_name(card: str) -> str:
-    return _squash(render_to_string("games/colt/card_name.html", {"card": card})).strip()
+    # As the table's templates (Jinja2) write it.
+    return _squash(str(escape(colt_card_name(card)))).strip()
 
 
 @dataclass

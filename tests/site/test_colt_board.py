@@ -1,9 +1,9 @@
-"""What a member sees of Colt Express's board and hand (templates/games/colt/board.html, its
-#board and #hand partials and their pieces), read from the rendered HTML as a browser reads it:
-the cars with their bandits, loot and marshal, the action pile with its face-down cards, the
-bandits' table, the hand's play buttons — on real boards of played games, every seat's and a
-spectator's, with and without the Time Machine, in every language the club speaks; odd values
-stay text; the replay shows the live table's board."""
+"""What a member sees of Colt Express's board and hand (templates/jinja2/games/colt/board.html,
+hand.html and the macros they draw with, cards.html), read from the rendered HTML as a browser
+reads it: the cars with their bandits, loot and marshal, the action pile with its face-down
+cards, the bandits' table, the hand's play buttons — on real boards of played games, every
+seat's and a spectator's, with and without the Time Machine, in every language the club speaks;
+odd values stay text; the replay shows the live table's board."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import pytest
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from playkit import colt_game
 
@@ -26,8 +27,8 @@ from games.table.boards import action_key, colt_decorate
 from tests.markupkit import Element, parse
 from tests.personakit import client_for
 
-BOARD = "games/colt/board.html#board"
-HAND = "games/colt/board.html#hand"
+BOARD = "games/colt/board.html"
+HAND = "games/colt/hand.html"
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 NAMES = ["Ala", "<b>Bob</b>", 'Ćma & "Co"', "O'Neil"]
 SINCE = datetime(2026, 11, 30, 18, 5, tzinfo=UTC)
@@ -56,6 +57,10 @@ def _boards(time_machine: bool, games: int = 3, players: int = 4):
             mover = engine.to_move(state)[0]
             action = rng.choice(engine.legal_actions(state, mover))
             state, _events = engine.apply(state, mover, action)
+
+
+def _render(name: str, context: dict) -> str:
+    return render_to_string(name, context, using="jinja2")
 
 
 def _card_name(card: str) -> str:
@@ -325,7 +330,7 @@ def test_the_board_shows_every_piece_where_the_view_puts_it(language, time_machi
     seen: dict[str, set] = {"phase": set(), "parts": set(), "face_down": set()}
     with translation.override(language):
         for view in _boards(time_machine):
-            board = parse(render_to_string(BOARD, {"view": view}))
+            board = parse(_render(BOARD, {"view": view}))
             (root,) = board.kids("div")
             assert "colt-board" in root.classes
             scroll = root.find(cls="train-scroll")
@@ -356,7 +361,7 @@ def test_a_hidden_bandit_and_anothers_face_down_card_never_reach_the_board(time_
     # The engine's view names neither; the board must not find them anywhere else either.
     hidden_seen = 0
     for view in _boards(time_machine):
-        html = render_to_string(BOARD, {"view": view})
+        html = _render(BOARD, {"view": view})
         for bandit in view.get("hidden_bandits") or ():
             assert f'data-mark="bandit-{bandit["seat"]}"' not in html
             hidden_seen += 1
@@ -372,6 +377,10 @@ def _hand_context(view, number: int) -> dict:
     context = {"view": view, "act_url": "/games/7/act/?a&b", "game": {"version": number}}
     if number % 2:
         context["csrf_token"] = "t0k3n<&>"
+        # What the Jinja2 backend gives a template rendered with the request.
+        context["csrf_input"] = format_html(
+            '<input type="hidden" name="csrfmiddlewaretoken" value="{}">', context["csrf_token"]
+        )
     return context
 
 
@@ -382,7 +391,7 @@ def test_the_hand_offers_each_card_the_viewer_may_play(language, time_machine):
     with translation.override(language):
         for number, view in enumerate(_boards(time_machine)):
             context = _hand_context(view, number)
-            hand = parse(render_to_string(HAND, context))
+            hand = parse(_render(HAND, context))
             (root,) = hand.kids("div")
             assert root.classes == ["hand", "hand--colt"]
             assert root.find("h2").text == gettext("Your hand")
@@ -505,8 +514,8 @@ ODD_VIEW = {
 @pytest.mark.parametrize("language", ["en", "pl"])
 def test_odd_values_stay_text(language):
     with translation.override(language):
-        board = parse(render_to_string(BOARD, {"view": ODD_VIEW}))
-        hand = parse(render_to_string(HAND, _hand_context(ODD_VIEW, 1)))
+        board = parse(_render(BOARD, {"view": ODD_VIEW}))
+        hand = parse(_render(HAND, _hand_context(ODD_VIEW, 1)))
         # Nothing the data holds became an element.
         for tree in (board, hand):
             assert not tree.find_all("b") and not tree.find_all("i") and not tree.find_all("card")
@@ -528,7 +537,7 @@ def test_odd_values_stay_text(language):
 
 def test_the_board_speaks_polish():
     with translation.override("pl"):
-        html = render_to_string(BOARD, {"view": {**ODD_VIEW, "phase": "schemin"}})
+        html = _render(BOARD, {"view": {**ODD_VIEW, "phase": "schemin"}})
     board = parse(html)
     cars = board.find("ol", cls="colt-train").kids("li")
     assert cars[1].find(cls="car__label").text == "Lokomotywa"

@@ -224,13 +224,15 @@ def test_the_leaderboard_lists_rated_members(league, alice_client):
     assert response.content.decode().count(reverse("player_ratings", args=["p001"])[:-5]) >= 1
 
 
-def test_the_expected_places_tag_renders_for_a_league_game(league):
-    from django.template import Context, Template
+def test_the_expected_places_line_renders_for_a_league_game(league):
+    from django.template.loader import render_to_string
+
+    from games.table.templating import expected_places
 
     season = _grow(league, 6, 0)
     fixture = rounds.round_open(round_id=season.rounds.get(number=1).pk)[0]
-    html = Template("{% load league_tags %}{% league_expected_places game %}").render(
-        Context({"game": fixture.game})
+    html = render_to_string(
+        "leagues/expected_places.html", expected_places(fixture.game), using="jinja2"
     )
     assert "Tuesday Napad" in html and "round 1" in html
     assert html.count("<li>") == fixture.game.seats_count

@@ -1,4 +1,4 @@
-"""The game log as a member reads it (templates/games/_log.html): each line's icon, words and
+"""The game log as a member reads it (templates/jinja2/games/log/): each line's icon, words and
 "(out of time)" note, a private line marked, the lines under their round / phase headings —
 the table's box newest first, the whole log and the replay oldest first, all from the same
 partials —, the box's links to the whole log and the replay, every word in the reader's
@@ -21,8 +21,9 @@ from games.selectors.gamelog import log_entries, log_groups, phase_title
 from tests.markupkit import parse
 from tests.personakit import client_for
 
-BOX = "games/_log.html#log_box"
-GROUPS = "games/_log.html#log_groups"
+# The jinja2 engine's (decision 0021).
+BOX = "games/log/box.html"
+GROUPS = "games/log/groups.html"
 SPRITE = "/static/img/log-icons.svg?v=1&a"
 
 
@@ -54,7 +55,7 @@ def _words(item) -> str:
 
 def _rendered_lines(entries: list[dict], **flags) -> list:
     context = {"log_groups": log_groups(entries), "log_sprite": SPRITE, **flags}
-    return parse(render_to_string(GROUPS, context)).find_all("li")
+    return parse(render_to_string(GROUPS, context, using="jinja2")).find_all("li")
 
 
 @pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
@@ -166,7 +167,7 @@ def _box(log: list[dict], game: _Game, position: int | None) -> object:
         "replay_url": "/games/7/replay",
         "log_sprite": SPRITE,
     }
-    return parse(render_to_string(BOX, context)).find("div", id="log")
+    return parse(render_to_string(BOX, context, using="jinja2")).find("div", id="log")
 
 
 @pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
@@ -282,7 +283,7 @@ def test_a_log_read_again_is_data_and_renders_the_same():
             for line in entry["lines"]:
                 assert set(line) == {"icon", "text", "private", "round", "phase"}
                 # Plain text, never a safe string: the template escapes it, and the rendered
-                # lines are cached by what they show (templates/games/_log.html).
+                # lines are cached by what they show (games/log/groups.html).
                 assert type(line["text"]) is str
                 assert "<li" not in line["text"] and "<svg" not in line["text"]
     for language in ("en", "pl", "en"):
@@ -301,7 +302,7 @@ def test_a_cached_line_follows_the_language_the_icons_and_the_page():
             for flags in ({}, {"log_replay": True}, {"log_times": True}):
                 with translation.override(language):
                     context = {"log_groups": log_groups(entries), "log_sprite": sprite}
-                    html = render_to_string(GROUPS, {**context, **flags})
+                    html = render_to_string(GROUPS, {**context, **flags}, using="jinja2")
                     note = f"({gettext('out of time')})"
                 first, _second = parse(html).find_all("li")
                 assert first.find("em", cls="log-line__clock").text == note

@@ -1,19 +1,20 @@
-"""A move button (templates/games/_act_form.html) as a member's browser reads it, for every way
-the table uses it — the actions' list (with the board's spots it names), a hand's pass and draw
-buttons, a button with its own accessible name —: a form that posts the action and the page's
-version to the table's move URL (HTMX swapping #game-live), with the CSRF token, the label as
-text."""
+"""A move button (the ``act_form`` macro, templates/jinja2/games/_act_form.html) as a member's
+browser reads it, for every way the table uses it — the actions' list (with the board's spots it
+names), a hand's pass and draw buttons, a button with its own accessible name —: a form that
+posts the action and the page's version to the table's move URL (HTMX swapping #game-live), with
+the CSRF token, the label as text."""
 
 from __future__ import annotations
 
 import pytest
-from django.template import Context, Template
+from django.template import engines
+from django.test import RequestFactory
 
 from tests.markupkit import parse
 
-INCLUDED = (
-    '{% load i18n %}{% include "games/_act_form.html" with action_json=json label=label'
-    " marks=marks button_class=button_class form_class=form_class aria_label=aria_label %}"
+CALLED = (
+    '{% from "games/_act_form.html" import act_form %}'
+    "{{ act_form(json, label, act_url, game.version, csrf_input, **options) }}"
 )
 ACT_URL = "/games/3/act/?a&b"
 BUTTONS = [
@@ -34,15 +35,23 @@ BUTTONS = [
 
 
 @pytest.mark.parametrize("button", BUTTONS)
-@pytest.mark.parametrize("token", ["t0k3n<&>", None], ids=["csrf", "no-csrf"])
+@pytest.mark.parametrize("token", ["t0k3n" * 6 + "ab", None], ids=["csrf", "no-csrf"])
 @pytest.mark.parametrize("game", [{"version": 12}, None], ids=["game", "no-game"])
 def test_a_move_button_posts_its_action_and_the_pages_version(button, token, game):
-    context = {"act_url": ACT_URL, **button}
+    options = {
+        key: button[key]
+        for key in ("marks", "button_class", "form_class", "aria_label")
+        if key in button
+    }
+    context = {"act_url": ACT_URL, "options": options, **button}
     if game is not None:
         context["game"] = game
+    # With the request, the backend gives the template the CSRF input (as the views do).
+    request = None
     if token is not None:
-        context["csrf_token"] = token
-    html = Template(INCLUDED).render(Context(context))
+        request = RequestFactory().get("/")
+        request.META["CSRF_COOKIE"] = token
+    html = engines["jinja2"].from_string(CALLED).render(context, request)
     form = parse(html).find("form")
     assert form.attrs["method"] == "post"
     assert form.attrs["action"] == form.attrs["hx-post"] == ACT_URL
@@ -52,7 +61,7 @@ def test_a_move_button_posts_its_action_and_the_pages_version(button, token, gam
     hidden = {i.attrs["name"]: i.attrs["value"] for i in form.find_all("input", type="hidden")}
     expected = {"action": button["json"], "version": "12" if game else ""}
     if token is not None:
-        expected["csrfmiddlewaretoken"] = token
+        assert hidden.pop("csrfmiddlewaretoken")  # the token, masked as Django masks it
     assert hidden == expected
     pressed = form.find("button")
     assert pressed.classes == ["button", *(button.get("button_class") or "button--action").split()]

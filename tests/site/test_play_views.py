@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from django.utils.html import escape
@@ -404,7 +405,7 @@ def test_a_whole_game_through_the_client_to_the_end_screen(alice, bob):
         html = client.get(f"/games/{game.pk}/", **HTMX).content.decode()
         marker = 'name="action" value="'
         start = html.index(marker) + len(marker)
-        action = html[start : html.index('"', start)].replace("&quot;", '"')
+        action = unescape(html[start : html.index('"', start)])
         response = _post_move(client, game, json.loads(action))
         assert "flash--error" not in response.content.decode()
     assert game.status == Game.Status.FINISHED

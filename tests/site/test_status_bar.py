@@ -1,8 +1,7 @@
-"""The game page's status bar (#game-status, the ``status`` part of
-templates/games/game_detail.html) as a member reads it, for every tone — your turn, waiting, an
-open table, a closed one, the end —, with a flash message either way, a deadline or none, a
-moderator's reason, swapped by id or not: the words in the reader's language, every value
-shown as text, never as markup."""
+"""The game page's status bar (#game-status, templates/jinja2/games/table/status.html) as a member
+reads it, for every tone — your turn, waiting, an open table, a closed one, the end —, with a
+flash message either way, a deadline or none, a moderator's reason, swapped by id or not: the
+words in the reader's language, every value shown as text, never as markup."""
 
 from __future__ import annotations
 
@@ -30,7 +29,7 @@ from tests.personakit import client_for
 
 pytestmark = pytest.mark.django_db
 
-STATUS_TEMPLATE = "games/game_detail.html#status"
+STATUS_TEMPLATE = "games/table/status.html"
 MESSAGES = [("", True), ("Done & <dusted>", True), ("That card is 'not' yours.", False)]
 REASON = "Cheating <again> & 'again'"
 DEADLINE = datetime(2026, 12, 24, 18, 30, tzinfo=UTC)
@@ -73,7 +72,7 @@ def _line_expected(values: dict) -> str:
 
 
 def _check_bar(values: dict) -> None:
-    root = parse(render_to_string(STATUS_TEMPLATE, values))
+    root = parse(render_to_string(STATUS_TEMPLATE, values, using="jinja2"))
     bar = root.find("div", id="game-status")
     status, tone = values["status"], values["status"]["tone"]
     assert bar.classes == ["status-bar", f"status-bar--{tone}"]
@@ -150,7 +149,9 @@ def test_the_words_are_translated(alice, bob):
         with translation.override(language):
             context = game_context(game, position=position)
             context["status"] = {"tone": "turn", "text": "", "deadline": DEADLINE}
-            bar = parse(render_to_string(STATUS_TEMPLATE, context)).find("div", id="game-status")
+            bar = parse(render_to_string(STATUS_TEMPLATE, context, using="jinja2")).find(
+                "div", id="game-status"
+            )
         for english in ("Your turn.", "Decide by", "Go to your decision"):
             assert english not in bar.text, (language, english)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime, timedelta
+from html import unescape
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -75,8 +76,8 @@ def test_it_tells_a_member_what_happened_since_their_last_visit(alice, bob, char
     assert "Since your last visit" in panel
     moves = game.version - seen
     assert f"{moves} moves" in panel
-    assert "Round 1 · It&#x27;s a robbery!" in panel and "Dividing the loot" in panel
-    assert "Round 2 · It&#x27;s a robbery!" in panel
+    assert "Round 1 · It's a robbery!" in unescape(panel) and "Dividing the loot" in panel
+    assert "Round 2 · It's a robbery!" in unescape(panel)
     # The loot division as a table: one row per colour, one column per gang, a result.
     division = panel[panel.index('<table class="division">') : panel.index("</table>")]
     assert division.count('<tr class="division__row--') == 3
