@@ -155,4 +155,5 @@ def unknown_endpoint(request: HttpRequest, rest: str = "") -> JsonResponse:
 
 # What napad_site/urls.py mounts at "api/": ninja's URLs, then the JSON 404 for the rest.
 api_patterns, _app_name, _namespace = api.urls
-urls = ([*api_patterns, re_path(r"^(?P<rest>.*)$", unknown_endpoint)], _app_name, _namespace)
+# (?s: any character, a line break in the path included, which "." alone would not take.)
+urls = ([*api_patterns, re_path(r"^(?P<rest>(?s:.*))$", unknown_endpoint)], _app_name, _namespace)

@@ -128,8 +128,18 @@ def test_generated_requests_get_only_documented_answers(case, alice_token):
         case.validate_response(response, checks=ALL_CHECKS, headers=headers)
 
 
-def test_an_unknown_endpoint_answers_json(db):
-    response = Client().get("/api/no-such-thing/here")
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/no-such-thing/here",
+        # A line break in the path (schemathesis found it: the site's HTML page answered).
+        "/api/games/%0A12",
+        "/api/games/12%0A",
+        "/api/%0D%0A",
+    ],
+)
+def test_an_unknown_endpoint_answers_json(db, path):
+    response = Client().get(path)
     assert response.status_code == 404
     assert response.json() == {"detail": "There is no such API endpoint; see /api/docs."}
 
