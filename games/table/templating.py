@@ -68,6 +68,18 @@ class FragmentCacheExtension(Extension):
         return html
 
 
+class TableEnvironment(Environment):
+    """Jinja's environment with ``a.b`` on a dict looking the key up first, as Django's
+    templates do: the table's context is plain dicts (games/table/boards.py), and Jinja's own
+    order (the attribute first) raises and catches an AttributeError on every such lookup, and
+    finds ``line.values`` to be the dict's method rather than its "values"."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute in obj:
+            return obj[attribute]
+        return super().getattr(obj, attribute)
+
+
 def url(name: str, *args: Any) -> str:
     return reverse(name, args=args)
 
@@ -96,7 +108,7 @@ def environment(**options: Any) -> Environment:
     options["undefined"] = ChainableUndefined
     # Every value is escaped, as in Django's templates (the backend's default too).
     options.pop("autoescape", None)
-    env = Environment(
+    env = TableEnvironment(
         autoescape=True, extensions=["jinja2.ext.i18n", FragmentCacheExtension], **options
     )
     env.install_gettext_callables(
