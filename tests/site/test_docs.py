@@ -87,7 +87,7 @@ def test_every_code_path_the_docs_name_exists():
     missing = []
     for page in _markdown_files():
         for path in CODE_PATH.findall(page.read_text()):
-            # A template partial ("games/game_detail.html#live") names its file.
+            # A template partial ("leagues/detail.html#seat_list") names its file.
             path = path.rstrip(".,:;").partition("#")[0]
             if "<" in path or "…" in path:
                 continue  # a pattern, e.g. games/engines/<game>/wording.py
