@@ -14,8 +14,8 @@ What the table's templates find here, beside Jinja's own filters:
   comes from the backend when a template is rendered with the request.
 - ``{% cache timeout, "name", vary, … %}…{% endcache %}`` — Django's ``{% cache %}``: the same
   keys (``make_template_fragment_key``) in the same ``template_fragments`` cache.
-- The site's template filters (``games/templatetags/``): the boards' names and counts, the
-  dates (``when``, ``until_when``, ``on_date``), Django's ``date`` and ``localize``.
+- The site's template filters the table uses (``games/templatetags/``): the boards' names
+  and counts, the dates (``when``, ``until_when``, ``on_date``), Django's ``date`` and ``localize``.
 - ``clock_panel_context`` and ``expected_places`` for the clock panel and the league line.
 """
 
@@ -36,7 +36,7 @@ from games.models import Game
 from games.selectors.leagues import game_expected_places_data
 from games.selectors.tables import game_fixture
 from games.services.clock_panel import clock_panel_context
-from games.templatetags import board_labels, bot_tags, seat_tags, when_tags
+from games.templatetags import board_labels, when_tags
 
 
 class FragmentCacheExtension(Extension):
@@ -127,7 +127,7 @@ def environment(**options: Any) -> Environment:
         clock_panel_context=clock_panel_context,
         expected_places=expected_places,
     )
-    for library in (board_labels, bot_tags, seat_tags, when_tags):
+    for library in (board_labels, when_tags):
         env.filters.update(library.register.filters)
     env.filters.update(date=local_date, localize=formats.localize)
     return env

@@ -6,9 +6,10 @@ element's ``datetime`` and ``title``. ``{{ deadline|until_when }}`` — both: "T
 in 5 h", for deadlines. ``{{ moment|on_date }}`` — always the date, for "since …". The date
 formats are translated strings (``pgettext`` "date format", Django's date format letters) given
 to Django's ``date_format``, so each language has one style; the page's JavaScript counts down
-with the same words as :func:`relative` (``{% relative_words %}``). The markup is the Jinja2
-templates' ``games/dates/time.html`` and ``games/dates/deadline.html`` (the ``jinja2`` engine's,
-templates/jinja2/), for the Django templates' pages and the table's Jinja2 ones alike.
+with the same words as :func:`relative` (:func:`relative_words`, the game page's). The markup
+is the Jinja2 templates' ``games/dates/time.html`` and ``games/dates/deadline.html`` (the
+``jinja2`` engine's, templates/jinja2/), for the Django templates' pages and the table's Jinja2
+ones alike.
 
 The active time zone is the member's: ``PlayerTimezoneMiddleware`` sets it for pages, and the
 consumer for pushed fragments.
@@ -117,7 +118,6 @@ def until_when(moment: datetime | None) -> str:
     return _render("deadline", moment, absolute(moment), relative(moment), countdown=True)
 
 
-@register.simple_tag
 def relative_words() -> str:
     """The words ``relative`` uses, as JSON for the page's countdown (one style everywhere)."""
     return json.dumps(

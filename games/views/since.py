@@ -10,7 +10,6 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -20,11 +19,10 @@ from games.selectors.tables import game_events, player_of
 from games.services.replay import game_replay_steps
 from games.services.visits import visit_close
 from games.table.catchup import SINCE_ACTIONS
-from games.table.rendering import board_context, render_since_closed
+from games.table.rendering import board_context, render_since_closed, render_table
 
 from .play import _int_or, _visible_game
 
-# The jinja2 engine's (templates/jinja2/; decision 0021).
 WATCH_TEMPLATE = "games/_watch.html"
 
 
@@ -73,7 +71,4 @@ def game_watch(request: HttpRequest, game_id: int) -> HttpResponse:
                 )
             )
         shown.append({"caption": caption, "seq": event.seq if event else start, **context})
-    html = render_to_string(
-        WATCH_TEMPLATE, {"steps": shown, "game": game}, request=request, using="jinja2"
-    )
-    return HttpResponse(html)
+    return HttpResponse(render_table(WATCH_TEMPLATE, {"steps": shown, "game": game}, request))

@@ -309,3 +309,25 @@ def test_a_cached_line_follows_the_language_the_icons_and_the_page():
                 assert first.find("use").attrs["href"] == f"{sprite}#log-play"
                 assert ("replay__event" in first.classes) is bool(flags.get("log_replay"))
                 assert len(first.find_all("time")) == int(bool(flags.get("log_times")))
+
+
+def test_the_whole_logs_times_are_in_the_readers_time_zone():
+    """The whole log shows when each action was played in the reader's own zone, and a line
+    cached for one reader's zone is not shown to a reader in another."""
+    from datetime import UTC, datetime
+
+    from django.utils import timezone
+
+    when = datetime(2026, 12, 24, 17, 30, tzinfo=UTC)
+    entries = [{**ENTRIES[1], "seq": 91, "when": when}]
+    context = {"log_groups": log_groups(entries), "log_sprite": SPRITE, "log_times": True}
+    shown = {}
+    for zone in ("Europe/Warsaw", "America/Sao_Paulo", "Europe/Warsaw"):
+        # Polish writes the hours 0-23 ("24.12.2026 18:30").
+        with timezone.override(zone), translation.override("pl"):
+            html = render_to_string(GROUPS, context, using="jinja2")
+        moment = parse(html).find("time", cls="log-line__when")
+        shown.setdefault(zone, moment.text)
+        assert moment.text == shown[zone]
+        hours = {"Europe/Warsaw": "18:30", "America/Sao_Paulo": "14:30"}[zone]
+        assert hours in moment.text and moment.attrs["datetime"].startswith(f"2026-12-24T{hours}")
