@@ -4,7 +4,7 @@ The HTTP views, the consumer (through ``games.table.rendering``), the API, the r
 share these, so a viewer only ever reads the public events and their own private ones (every
 seat's after the end). Each logged action (a ``GameEvent``) becomes an *entry*:
 
-``{"seq", "seat", "when", "by_clock", "texts", "lines", "round", "phase"}``
+``{"seq", "seat", "when", "by_clock", "texts", "lines", "round", "phase", "cache_key"}``
 
 - ``lines``: one per engine event, ``{"icon", "text", "private", "round", "phase"}`` — the
   icon names a kind of action (a symbol of ``static/img/log-icons.svg``); ``private`` marks a
@@ -14,6 +14,9 @@ seat's after the end). Each logged action (a ``GameEvent``) becomes an *entry*:
 - ``round`` / ``phase``: where the action was made (the round's number, a phase key of the
   engine's ``Wording``); a line's own ``round`` / ``phase`` may be later (the last pass of a
   Napad round runs the division of the loot and the next round's start).
+- ``cache_key``: a digest of everything the entry was read from (the action, the reading, the
+  round and phase it starts in), so one string names its content: the templates' fragment
+  cache varies on it instead of hashing the whole entry on every render.
 Entries are data, never markup: ``log_groups`` puts the lines under round / phase headings,
 and templates/jinja2/games/log/ renders them (the table's box, the whole log, the replay).
 """
@@ -322,6 +325,7 @@ def log_entries(
             ENTRIES,
             key,
             _entry_read,
+            key,
             game_event,
             position,
             everything,
@@ -362,6 +366,7 @@ def _starts_counted(game_event: Any, wording: Wording) -> int:
 
 
 def _entry_read(
+    key: tuple,
     game_event: Any,
     position: int | None,
     everything: bool,
@@ -372,7 +377,8 @@ def _entry_read(
     round_number: int | None,
     phase: str | None,
 ) -> tuple[dict[str, Any], int | None, str | None]:
-    """One action's entry, and the round and phase its last line leaves the log in."""
+    """One action's entry, and the round and phase its last line leaves the log in. ``key``:
+    the entry's key in ``ENTRIES`` (the same key always reads the same entry)."""
     wording = wording_for(kind)
     lines = []
     entry_round, entry_phase = None, None
@@ -403,8 +409,15 @@ def _entry_read(
         "lines": lines,
         "round": entry_round,
         "phase": entry_phase,
+        "cache_key": _digest(key),
     }
     return entry, round_number, phase
+
+
+def _digest(value: Any) -> str:
+    """A short name for ``value``'s content: its ``repr`` (plain data, dates and strings:
+    the same in every process), hashed."""
+    return hashlib.blake2b(repr(value).encode(), digest_size=16).hexdigest()
 
 
 def phase_title(round_number: int | None, phase: str | None, kind: str | None = None) -> str:
@@ -425,10 +438,14 @@ def log_groups(
     ``[{"round", "phase", "title", "entries": [entry with only that group's lines]}]``.
 
     An action whose lines cross a heading (a Napad round's last pass) appears under each
-    heading with the lines that belong there."""
+    heading with the lines that belong there. Each group's entry has a ``cache_key`` of its
+    own (the entry's and where its lines start in it), and each group one naming all of its
+    entries (templates/jinja2/games/log/groups.html caches on them). An entry built
+    elsewhere, without a key, is named by its content."""
     groups: list[dict[str, Any]] = []
     for entry in entries:
-        for line in entry["lines"]:
+        entry_key = entry.get("cache_key") or _digest(entry)
+        for index, line in enumerate(entry["lines"]):
             key = (line["round"], line["phase"])
             if not groups or (groups[-1]["round"], groups[-1]["phase"]) != key:
                 groups.append(
@@ -441,10 +458,14 @@ def log_groups(
                 )
             group_entries = groups[-1]["entries"]
             if not group_entries or group_entries[-1]["seq"] != entry["seq"]:
-                group_entries.append({**entry, "lines": []})
+                # An entry's lines under one heading follow each other: where they start
+                # says which they are.
+                group_entries.append({**entry, "lines": [], "cache_key": f"{entry_key}.{index}"})
             group_entries[-1]["lines"].append(line)
     if newest_first:
         groups.reverse()
         for group in groups:
             group["entries"].reverse()
+    for group in groups:
+        group["cache_key"] = " ".join(entry["cache_key"] for entry in group["entries"])
     return groups

@@ -279,7 +279,9 @@ def test_a_log_read_again_is_data_and_renders_the_same():
                 "lines",
                 "round",
                 "phase",
+                "cache_key",
             }
+            assert type(entry["cache_key"]) is str
             for line in entry["lines"]:
                 assert set(line) == {"icon", "text", "private", "round", "phase"}
                 # Plain text, never a safe string: the template escapes it, and the rendered
