@@ -295,7 +295,11 @@ def end_chart(game: Game, names: dict[int, str]) -> dict[str, Any]:
 def render_table(name: str, context: dict[str, Any], request: HttpRequest | None) -> SafeString:
     """One of the table's templates; with the request, its forms get the CSRF token. Safe to
     show in a Django page as it is: the template escaped every value."""
-    html = render_to_string(name, context, request=request, using=TABLE_ENGINE)
+    # A copy: with a request, Django's Jinja2 backend writes its lazy csrf_input and csrf_token
+    # into the dict it is given, and the game page renders its Django template from the same
+    # context next, where that csrf_token would replace the context processor's (made once)
+    # and mask a new token at each use.
+    html = render_to_string(name, {**context}, request=request, using=TABLE_ENGINE)
     return mark_safe(html)  # noqa: S308 (rendered by an autoescaping template)
 
 
