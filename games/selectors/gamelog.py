@@ -160,8 +160,7 @@ def _action_key(game_event: Any) -> tuple:
     seq = getattr(game_event, "seq", None)
     if game_id is not None and seq is not None and created_at is not None:
         return game_id, seq, created_at
-    content = repr((game_event.public_events, game_event.private_events)).encode()
-    return (hashlib.blake2b(content, digest_size=16).digest(),)
+    return (_digest((game_event.public_events, game_event.private_events)),)
 
 
 def _texts(
